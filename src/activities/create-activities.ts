@@ -1,0 +1,23 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { AgentSpec } from '../agents/agent-definition';
+import { CadreError } from '../errors';
+import type { ActivityDependencies } from './dependencies';
+import { createRunModelStep } from './model-step';
+import { createRunTool } from './run-tool';
+import type { AgentActivities, DescribeAgentArgs } from './types';
+
+/** Builds the agent workflow's activities over the worker's registries. */
+export function createActivities(deps: ActivityDependencies): AgentActivities {
+  return {
+    async describeAgent({ agent }: DescribeAgentArgs): Promise<AgentSpec> {
+      try {
+        return deps.agents.spec(agent);
+      } catch (error) {
+        if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
+        throw error;
+      }
+    },
+    runModelStep: createRunModelStep(deps),
+    runTool: createRunTool(deps),
+  };
+}

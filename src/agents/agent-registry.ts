@@ -1,0 +1,71 @@
+import { ConfigurationError } from '../errors';
+import type { AgentDefinition, AgentSpec } from './agent-definition';
+import type { ModelRegistry } from './model-registry';
+
+const defaults = {
+  maxSteps: 20,
+  maxToolOutputChars: 16_000,
+  modelStepTimeout: '10 minutes',
+  toolTimeout: '10 minutes',
+  modelRetry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+} as const;
+
+/** Default characters of tool output the model sees before the cut marker. */
+export const defaultMaxToolOutputChars = defaults.maxToolOutputChars;
+
+/** The worker's agents by name; resolves each to the serializable spec the workflow runs. */
+export class AgentRegistry {
+  private readonly agents = new Map<string, AgentDefinition>();
+
+  constructor(
+    agents: readonly AgentDefinition[],
+    private readonly models: ModelRegistry,
+  ) {
+    for (const agent of agents) {
+      if (this.agents.has(agent.name)) {
+        throw new ConfigurationError(`Two agents are named '${agent.name}'. Give each agent a unique name.`);
+      }
+      this.agents.set(agent.name, agent);
+      if (agent.model !== undefined && typeof agent.model !== 'string') {
+        models.register(this.modelRouteOf(agent), agent.model);
+      }
+    }
+  }
+
+  /** Names of every registered agent, sorted. */
+  names(): string[] {
+    return [...this.agents.keys()].sort();
+  }
+
+  /** The definition named `name`; the error lists the names this worker knows. */
+  get(name: string): AgentDefinition {
+    const agent = this.agents.get(name);
+    if (!agent) {
+      throw new ConfigurationError(
+        `Unknown agent '${name}'. This worker serves: ${this.names().join(', ') || '(none)'}. Register the agent with createAgentWorker({ agents }).`,
+      );
+    }
+    return agent;
+  }
+
+  /** The serializable spec of agent `name`, with defaults filled in and its model route checked. */
+  spec(name: string): AgentSpec {
+    const agent = this.get(name);
+    const modelRoute = this.modelRouteOf(agent);
+    this.models.resolve(modelRoute);
+    return {
+      name: agent.name,
+      modelRoute,
+      toolNames: Object.keys(agent.tools ?? {}),
+      maxSteps: agent.maxSteps ?? defaults.maxSteps,
+      modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
+      toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
+      modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },
+    };
+  }
+
+  private modelRouteOf(agent: AgentDefinition): string {
+    if (agent.model === undefined) return this.models.defaultRoute;
+    return typeof agent.model === 'string' ? agent.model : `agent:${agent.name}`;
+  }
+}

@@ -1,0 +1,91 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { ConfigurationError } from '../errors';
+import { DemoModel } from './demo-model';
+
+/** Makes a model from the part of a route after `provider:`. */
+export type ModelFactory = (modelId: string) => LanguageModel;
+
+/** Options of a model registry; `models` maps whole routes to ready instances (tests, custom models). */
+export interface ModelRegistryOptions {
+  providers?: Record<string, ModelFactory>;
+  models?: Record<string, LanguageModel>;
+  /** Route used by agents that name no model. */
+  defaultRoute?: string;
+}
+
+/**
+ * Maps routes like `openai:gpt-5-mini` to AI SDK models on the worker.
+ * The offline `demo` provider is always present and is the default when nothing else is configured.
+ */
+export class ModelRegistry {
+  readonly defaultRoute: string;
+  private readonly providers: Map<string, ModelFactory>;
+  private readonly models: Map<string, LanguageModel>;
+
+  constructor(options: ModelRegistryOptions = {}) {
+    this.providers = new Map(Object.entries({ demo: (modelId: string) => new DemoModel(modelId), ...options.providers }));
+    this.models = new Map(Object.entries(options.models ?? {}));
+    this.defaultRoute = options.defaultRoute ?? 'demo:scripted';
+  }
+
+  /**
+   * Reads providers from the environment: `OPENAI_API_KEY` (`openai:`), `ANTHROPIC_API_KEY`
+   * (`anthropic:`), and `CADRE_OPENAI_COMPATIBLE_BASE_URL` for Ollama, vLLM or llama.cpp
+   * (`<CADRE_OPENAI_COMPATIBLE_NAME or local>:`). `CADRE_MODEL` sets the default route.
+   */
+  static fromEnvironment(env: NodeJS.ProcessEnv = process.env, extra: ModelRegistryOptions = {}): ModelRegistry {
+    const providers: Record<string, ModelFactory> = {};
+    let firstConfigured: string | undefined;
+    if (env.OPENAI_API_KEY) {
+      const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL });
+      providers.openai = (modelId) => openai(modelId);
+      firstConfigured ??= 'openai:gpt-5-mini';
+    }
+    if (env.ANTHROPIC_API_KEY) {
+      const anthropic = createAnthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL });
+      providers.anthropic = (modelId) => anthropic(modelId);
+      firstConfigured ??= 'anthropic:claude-sonnet-4-5';
+    }
+    if (env.CADRE_OPENAI_COMPATIBLE_BASE_URL) {
+      const name = env.CADRE_OPENAI_COMPATIBLE_NAME ?? 'local';
+      const compatible = createOpenAICompatible({
+        name,
+        baseURL: env.CADRE_OPENAI_COMPATIBLE_BASE_URL,
+        apiKey: env.CADRE_OPENAI_COMPATIBLE_API_KEY,
+      });
+      providers[name] = (modelId) => compatible.chatModel(modelId);
+      if (env.CADRE_OPENAI_COMPATIBLE_MODEL) firstConfigured ??= `${name}:${env.CADRE_OPENAI_COMPATIBLE_MODEL}`;
+    }
+    return new ModelRegistry({
+      ...extra,
+      providers: { ...providers, ...extra.providers },
+      defaultRoute: extra.defaultRoute ?? env.CADRE_MODEL ?? firstConfigured,
+    });
+  }
+
+  /** Adds a ready model under a whole route. */
+  register(route: string, model: LanguageModel): void {
+    this.models.set(route, model);
+  }
+
+  /** The model of `route`; the error names the configured providers and how to add one. */
+  resolve(route: string): LanguageModel {
+    const exact = this.models.get(route);
+    if (exact) return exact;
+    const separator = route.indexOf(':');
+    const provider = separator > 0 ? route.slice(0, separator) : '';
+    const modelId = route.slice(separator + 1);
+    const factory = this.providers.get(provider);
+    if (!factory || modelId.length === 0) {
+      throw new ConfigurationError(
+        `Model route '${route}' cannot be resolved. Use '<provider>:<model>' with a configured provider ` +
+          `(${[...this.providers.keys()].join(', ')}); set OPENAI_API_KEY, ANTHROPIC_API_KEY or ` +
+          `CADRE_OPENAI_COMPATIBLE_BASE_URL to add one.`,
+      );
+    }
+    return factory(modelId);
+  }
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { agentWorkflow } from '../workflows/agent-workflow';
+import type { AgentMode, AgentRunResult, AgentWorkflowInput } from '../workflows/definitions';
+import {
+  agentDepthKey,
+  agentNameKey,
+  agentStatusKey,
+  pendingApprovalsKey,
+  rootWorkflowIdKey,
+} from '../workflows/search-attributes';
+import { AgentHandle } from './agent-handle';
+
+/** Options of `AgentClient.connect`. */
+export interface AgentClientOptions {
+  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
+  address?: string;
+  namespace?: string;
+  /** Task queue the workers poll; default `cadre`. */
+  taskQueue?: string;
+  /** Set Cadre's search attributes on new runs (the server must have them registered). Default true. */
+  searchAttributes?: boolean;
+  /** Web UI address used for `AgentHandle.uiUrl()`; defaults to `CADRE_UI_URL`. */
+  uiUrl?: string;
+}
+
+/** Options of one run. */
+export interface StartAgentOptions {
+  prompt?: string;
+  /** Default `task` when a prompt is given, else `session`. */
+  mode?: AgentMode;
+  /** Workflow id; default `<agent>-<random>`. */
+  workflowId?: string;
+  continueAsNewEverySteps?: number;
+}
+
+/**
+ * Starts and drives agent runs from any backend through the Temporal client.
+ * @example
+ * const agents = await AgentClient.connect();
+ * const { text } = await agents.run('assistant', 'What time is it in Paris?');
+ */
+export class AgentClient {
+  private constructor(
+    readonly client: Client,
+    private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
+      Pick<AgentClientOptions, 'uiUrl'>,
+    private readonly ownedConnection?: Connection,
+  ) {}
+
+  /** Connects to Temporal. */
+  static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
+    const connection = await Connection.connect({ address: options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+    const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
+    return new AgentClient(new Client({ connection, namespace }), AgentClient.settings(options, namespace), connection);
+  }
+
+  /** Wraps an existing Temporal client (its connection stays the caller's). */
+  static fromClient(client: Client, options: Omit<AgentClientOptions, 'address' | 'namespace'> = {}): AgentClient {
+    return new AgentClient(client, AgentClient.settings(options, client.options.namespace));
+  }
+
+  private static settings(options: AgentClientOptions, namespace: string) {
+    return {
+      namespace,
+      taskQueue: options.taskQueue ?? 'cadre',
+      searchAttributes: options.searchAttributes ?? true,
+      uiUrl: options.uiUrl ?? process.env.CADRE_UI_URL,
+    };
+  }
+
+  /** Starts a run of `agent` and returns its handle without waiting. */
+  async start(agent: string, options: StartAgentOptions = {}): Promise<AgentHandle> {
+    const workflowId = options.workflowId ?? `${agent}-${randomUUID().slice(0, 8)}`;
+    const input: AgentWorkflowInput = {
+      agent,
+      mode: options.mode ?? (options.prompt === undefined ? 'session' : 'task'),
+      prompt: options.prompt,
+      depth: 0,
+      rootWorkflowId: workflowId,
+      continueAsNewEverySteps: options.continueAsNewEverySteps,
+    };
+    const handle = await this.client.workflow.start(agentWorkflow, {
+      workflowId,
+      taskQueue: this.options.taskQueue,
+      args: [input],
+      staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(options.prompt, 100)}` : ''}`,
+      typedSearchAttributes: this.options.searchAttributes ? searchAttributesOf(agent, workflowId) : undefined,
+    });
+    return this.wrap(handle.workflowId);
+  }
+
+  /** Starts a task-mode run and waits for its result. */
+  async run(agent: string, prompt: string, options: Omit<StartAgentOptions, 'prompt' | 'mode'> = {}): Promise<AgentRunResult> {
+    const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
+    return await handle.result();
+  }
+
+  /** The handle of an existing run. */
+  getHandle(workflowId: string): AgentHandle {
+    return this.wrap(workflowId);
+  }
+
+  /** Closes the connection this client opened (not one passed in). */
+  async close(): Promise<void> {
+    await this.ownedConnection?.close();
+  }
+
+  private wrap(workflowId: string): AgentHandle {
+    return new AgentHandle(this.client.workflow.getHandle<typeof agentWorkflow>(workflowId), this.options.uiUrl, this.options.namespace);
+  }
+}
+
+function searchAttributesOf(agent: string, workflowId: string): SearchAttributePair[] {
+  return [
+    { key: agentNameKey, value: agent },
+    { key: agentDepthKey, value: 0 },
+    { key: rootWorkflowIdKey, value: workflowId },
+    { key: agentStatusKey, value: 'starting' },
+    { key: pendingApprovalsKey, value: 0 },
+  ];
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}

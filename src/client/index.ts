@@ -1,0 +1,3 @@
+export { AgentClient } from './agent-client';
+export type { AgentClientOptions, StartAgentOptions } from './agent-client';
+export { AgentHandle } from './agent-handle';

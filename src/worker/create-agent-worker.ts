@@ -1,0 +1,82 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { AgentDefinition } from '../agents/agent-definition';
+import { AgentRegistry } from '../agents/agent-registry';
+import { ModelRegistry } from '../agents/model-registry';
+import { createActivities } from '../activities/create-activities';
+import { TranscriptCache } from '../activities/transcript-cache';
+
+/** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
+export const defaultTaskQueue = 'cadre';
+
+/** Options of `createAgentWorker`. */
+export interface AgentWorkerOptions {
+  agents: readonly AgentDefinition[];
+  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+  /** Models by route; defaults to the providers configured in the environment (and `demo`). */
+  models?: ModelRegistry;
+  /** A workflow bundle built once with `bundleWorkflowCode`, to skip bundling at start-up. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+/** A running Cadre worker with the connections it owns. */
+export interface AgentWorker {
+  worker: Worker;
+  taskQueue: string;
+  agents: AgentRegistry;
+  transcripts: TranscriptCache;
+  /** Runs until shut down, then closes the connections. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/**
+ * Creates a worker that runs `agentWorkflow` and the activities for `agents`.
+ * @example
+ * const agentWorker = await createAgentWorker({ agents: [assistant] });
+ * await agentWorker.run();
+ */
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  const address = options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const taskQueue = options.taskQueue ?? defaultTaskQueue;
+  const models = options.models ?? ModelRegistry.fromEnvironment();
+  const agents = new AgentRegistry(options.agents, models);
+  const clientConnection = await Connection.connect({ address });
+  const transcripts = new TranscriptCache(new Client({ connection: clientConnection, namespace }));
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : { workflowsPath: require.resolve('../workflows') }),
+    activities: createActivities({ agents, models, transcripts }),
+    // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
+    maxHeartbeatThrottleInterval: '2 seconds',
+    ...options.workerOptions,
+  });
+  return {
+    worker,
+    taskQueue,
+    agents,
+    transcripts,
+    async run() {
+      try {
+        await worker.run();
+      } finally {
+        await connection.close();
+        await clientConnection.close();
+      }
+    },
+    shutdown() {
+      worker.shutdown();
+    },
+  };
+}

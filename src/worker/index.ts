@@ -1,0 +1,2 @@
+export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
+export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';

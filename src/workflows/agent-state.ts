@@ -1,0 +1,168 @@
+import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
+import type { RunModelStepResult, TokenUsage } from '../activities/types';
+import type { AgentStatus, StopReason, TranscriptPage } from './definitions';
+
+/** Everything continue-as-new carries from one run to the next. */
+export interface AgentStateSnapshot {
+  transcript: ModelMessage[];
+  inbox: string[];
+  steps: number;
+  activations: number;
+  activationOpen: boolean;
+  activationSteps: number;
+  usage: TokenUsage;
+  lastText: string;
+  lastStopReason?: StopReason;
+  lastError?: string;
+  ended: boolean;
+}
+
+/**
+ * The agent's state machine: transcript, inbox and step counters. Plain code with no
+ * Temporal calls, so unit tests drive it without a server. The transcript is append-only,
+ * which lets model-step activities cache its prefix.
+ */
+export class AgentState {
+  transcript: ModelMessage[] = [];
+  inbox: string[] = [];
+  steps = 0;
+  activations = 0;
+  activationOpen = false;
+  activationSteps = 0;
+  usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  lastText = '';
+  lastStopReason?: StopReason;
+  lastError?: string;
+  ended = false;
+  status: AgentStatus = 'starting';
+
+  /** A state restored from a continue-as-new snapshot, or a fresh one. */
+  static restore(snapshot?: AgentStateSnapshot): AgentState {
+    const state = new AgentState();
+    if (snapshot) Object.assign(state, structuredCopy(snapshot));
+    return state;
+  }
+
+  /** A plain copy of the state for continue-as-new. */
+  snapshot(): AgentStateSnapshot {
+    return structuredCopy({
+      transcript: this.transcript,
+      inbox: this.inbox,
+      steps: this.steps,
+      activations: this.activations,
+      activationOpen: this.activationOpen,
+      activationSteps: this.activationSteps,
+      usage: this.usage,
+      lastText: this.lastText,
+      lastStopReason: this.lastStopReason,
+      lastError: this.lastError,
+      ended: this.ended,
+    });
+  }
+
+  /** Queues a user message; it enters the transcript at the next step. */
+  receive(text: string): void {
+    this.inbox.push(text);
+  }
+
+  /** True when an activation should start or keep reading messages. */
+  hasMessages(): boolean {
+    return this.inbox.length > 0;
+  }
+
+  /** Starts an activation: the queued messages become user turns. */
+  openActivation(): void {
+    this.activationOpen = true;
+    this.activationSteps = 0;
+    this.activations += 1;
+    this.lastError = undefined;
+    this.drainInbox();
+  }
+
+  /** Moves queued messages into the transcript; called before every model step. */
+  drainInbox(): number {
+    const count = this.inbox.length;
+    for (const text of this.inbox.splice(0)) this.transcript.push({ role: 'user', content: text });
+    return count;
+  }
+
+  /** Appends a model step's assistant message and counts it. */
+  recordModelStep(step: RunModelStepResult): void {
+    this.steps += 1;
+    this.activationSteps += 1;
+    this.usage = {
+      inputTokens: this.usage.inputTokens + step.usage.inputTokens,
+      outputTokens: this.usage.outputTokens + step.usage.outputTokens,
+    };
+    this.transcript.push(step.assistant);
+    this.lastText = step.text;
+  }
+
+  /**
+   * Appends one tool message answering every call of the step, in the order the model made them:
+   * the AI SDK's rejections first where it rejected a call, otherwise the executed outputs.
+   */
+  recordToolResults(step: RunModelStepResult, outputs: ReadonlyMap<string, ToolResultPart['output']>): void {
+    const rejected = new Map(step.rejectedCalls.map((part) => [part.toolCallId, part]));
+    const content: ToolResultPart[] = [];
+    for (const call of toolCallsOf(step.assistant)) {
+      const output = rejected.get(call.toolCallId)?.output ?? outputs.get(call.toolCallId);
+      if (output) content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
+    }
+    if (content.length > 0) this.transcript.push({ role: 'tool', content });
+  }
+
+  /** Ends the current activation with its reason; `error` is kept for the status report. */
+  closeActivation(reason: StopReason, error?: string): void {
+    this.activationOpen = false;
+    this.lastStopReason = reason;
+    this.lastError = error;
+  }
+
+  /**
+   * Answers every tool call of the last assistant message that has no result yet, so the
+   * transcript stays valid model input after a cancellation. Returns how many it closed.
+   */
+  closeOpenToolCalls(reason: string): number {
+    const open = this.openToolCalls();
+    if (open.length === 0) return 0;
+    this.transcript.push({
+      role: 'tool',
+      content: open.map((call) => ({
+        type: 'tool-result' as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: { type: 'error-text' as const, value: reason },
+      })),
+    });
+    return open.length;
+  }
+
+  /** Tool calls of the transcript that have no result. */
+  openToolCalls(): ToolCallPart[] {
+    const answered = new Set<string>();
+    const calls: ToolCallPart[] = [];
+    for (const message of this.transcript) {
+      if (message.role === 'assistant') calls.push(...toolCallsOf(message));
+      if (message.role === 'tool') {
+        for (const part of message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+      }
+    }
+    return calls.filter((call) => !answered.has(call.toolCallId));
+  }
+
+  /** Transcript messages from index `from`. */
+  page(from = 0): TranscriptPage {
+    const start = Math.max(0, Math.min(from, this.transcript.length));
+    return { from: start, total: this.transcript.length, messages: this.transcript.slice(start) };
+  }
+}
+
+function toolCallsOf(message: ModelMessage): ToolCallPart[] {
+  if (message.role !== 'assistant' || typeof message.content === 'string') return [];
+  return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+}
+
+function structuredCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,67 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ModelMessage } from 'ai';
+import type { AgentSpec } from '../agents/agent-definition';
+import type { TokenUsage } from '../activities/types';
+import type { AgentStateSnapshot } from './agent-state';
+
+/** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
+export type AgentMode = 'task' | 'session';
+
+/** Where a run stands; also the value of the `CadreStatus` search attribute. */
+export type AgentStatus = 'starting' | 'running' | 'idle' | 'completed' | 'failed' | 'cancelled';
+
+/** Why an activation (one prompt's worth of steps) stopped. */
+export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled';
+
+/** Input of `agentWorkflow`; `spec` and `state` are carried by continue-as-new. */
+export interface AgentWorkflowInput {
+  agent: string;
+  mode: AgentMode;
+  /** First user message; required in task mode. */
+  prompt?: string;
+  depth?: number;
+  rootWorkflowId?: string;
+  spec?: AgentSpec;
+  state?: AgentStateSnapshot;
+  /** Continue as new after this many model steps in one run (tests use it; Temporal's suggestion applies anyway). */
+  continueAsNewEverySteps?: number;
+}
+
+/** What a task-mode run returns, and a session when it ends. */
+export interface AgentRunResult {
+  text: string;
+  stopReason: StopReason;
+  steps: number;
+  usage: TokenUsage;
+}
+
+/** A slice of the transcript, from message index `from`. */
+export interface TranscriptPage {
+  from: number;
+  total: number;
+  messages: ModelMessage[];
+}
+
+/** The run's state at a glance, for clients, the CLI and tests. */
+export interface AgentStatusReport {
+  agent: string;
+  mode: AgentMode;
+  status: AgentStatus;
+  steps: number;
+  activations: number;
+  pendingMessages: number;
+  transcriptLength: number;
+  lastText: string;
+  lastStopReason?: StopReason;
+  lastError?: string;
+  usage: TokenUsage;
+}
+
+/** Delivers a user message; a busy agent reads it at its next step, an idle session starts an activation. */
+export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
+/** Ends a session once its current activation settles. */
+export const endSessionSignal = defineSignal('endSession');
+/** Transcript messages from index `from` (default 0); model-step activities read their prompt with it. */
+export const transcriptQuery = defineQuery<TranscriptPage, [{ from?: number }?]>('transcript');
+/** The run's status report. */
+export const statusQuery = defineQuery<AgentStatusReport>('status');

@@ -1,0 +1,17 @@
+import { ApplicationFailure, TemporalFailure } from '@temporalio/workflow';
+
+/** The most useful message of a failure chain: the innermost cause that says something. */
+export function describeFailure(error: unknown): string {
+  let current: unknown = error;
+  let message = error instanceof Error ? error.message : String(error);
+  while (current instanceof TemporalFailure && current.cause) {
+    current = current.cause;
+    if (current instanceof Error && current.message) message = current.message;
+  }
+  return message;
+}
+
+/** A non-retryable failure with a stable type, for workflow code and handlers. */
+export function agentFailure(type: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}

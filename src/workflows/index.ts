@@ -1,0 +1,2 @@
+/** Workflow entry point bundled by the worker; sandbox-safe. */
+export { agentWorkflow } from './agent-workflow';

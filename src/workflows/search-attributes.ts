@@ -1,0 +1,21 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** Agent name of the run (`Keyword`), so Temporal UI can list every run of one agent. */
+export const agentNameKey = defineSearchAttributeKey('CadreAgent', SearchAttributeType.KEYWORD);
+/** Delegation depth: 0 for a root agent, 1 for its subagents, and so on. */
+export const agentDepthKey = defineSearchAttributeKey('CadreDepth', SearchAttributeType.INT);
+/** Workflow id of the root of the agent tree, so one query lists a whole tree. */
+export const rootWorkflowIdKey = defineSearchAttributeKey('CadreRootWorkflowId', SearchAttributeType.KEYWORD);
+/** Current status of the run (`running`, `idle`, `awaiting-approval`, ...). */
+export const agentStatusKey = defineSearchAttributeKey('CadreStatus', SearchAttributeType.KEYWORD);
+/** Number of tool calls waiting for a human decision. */
+export const pendingApprovalsKey = defineSearchAttributeKey('CadrePendingApprovals', SearchAttributeType.INT);
+
+/** Every Cadre search attribute with its type, for servers that must register them before use. */
+export const cadreSearchAttributes = [
+  agentNameKey,
+  agentDepthKey,
+  rootWorkflowIdKey,
+  agentStatusKey,
+  pendingApprovalsKey,
+] as const;

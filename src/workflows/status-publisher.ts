@@ -1,0 +1,29 @@
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { AgentState } from './agent-state';
+import type { AgentStatus } from './definitions';
+import { agentNameKey, agentStatusKey } from './search-attributes';
+
+/**
+ * Shows the run's status in Temporal UI: current details always, and the `CadreStatus`
+ * search attribute when the run was started with Cadre's search attributes (servers
+ * without them registered, such as the time-skipping test server, get details only).
+ */
+export class StatusPublisher {
+  private readonly searchAttributesEnabled = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
+  private published?: AgentStatus;
+
+  constructor(private readonly state: AgentState) {}
+
+  /** Sets the status, with a line of detail for the UI. */
+  publish(status: AgentStatus, detail?: string): void {
+    this.state.status = status;
+    const state = this.state;
+    setCurrentDetails(
+      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.transcript.length}`, detail].filter(Boolean).join(' · '),
+    );
+    if (this.searchAttributesEnabled && this.published !== status) {
+      upsertSearchAttributes([{ key: agentStatusKey, value: status }]);
+      this.published = status;
+    }
+  }
+}
