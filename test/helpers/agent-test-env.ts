@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentDefinition } from '../../src/agents/agent-definition';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { AgentClient } from '../../src/client/agent-client';
+import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
+import { testAddress, testNamespace } from './temporal';
+
+/** A worker on its own task queue of the shared dev server, and a client for it. */
+export interface AgentTestEnv {
+  client: AgentClient;
+  worker: AgentWorker;
+  stop(): Promise<void>;
+}
+
+/** Starts a worker serving `agents` on a fresh task queue of the test run's dev server. */
+export async function startAgentTestEnv(agents: AgentDefinition[], models = new ModelRegistry()): Promise<AgentTestEnv> {
+  const address = testAddress();
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await createAgentWorker({ agents, address, namespace: testNamespace(), taskQueue, models });
+  const running = worker.run();
+  const client = await AgentClient.connect({ address, namespace: testNamespace(), taskQueue });
+  return {
+    client,
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4Content } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+
+/** One scripted model step: text and/or tool calls (input as an object, or a raw string for malformed JSON). */
+export interface ScriptedStep {
+  text?: string;
+  toolCalls?: Array<{ toolName: string; input: unknown; toolCallId?: string }>;
+}
+
+/** A step, or a function of the call that returns one (it may wait, throw, or watch the abort signal). */
+export type ScriptEntry = ScriptedStep | ((options: LanguageModelV4CallOptions, call: number) => Promise<ScriptedStep> | ScriptedStep);
+
+/** A mock model that plays `script` step by step and fails loudly (non-retryable 400) when it runs out. */
+export function scriptedModel(script: ScriptEntry[], name = 'scripted'): MockLanguageModelV4 {
+  let calls = 0;
+  return new MockLanguageModelV4({
+    provider: 'test',
+    modelId: name,
+    doGenerate: async (options) => {
+      const call = calls++;
+      const entry = script[call];
+      if (entry === undefined) {
+        throw new APICallError({
+          message: `Scripted model '${name}' ran out of steps at call ${call + 1}; the script has ${script.length}.`,
+          url: 'test://scripted',
+          requestBodyValues: {},
+          statusCode: 400,
+        });
+      }
+      const step = typeof entry === 'function' ? await entry(options, call) : entry;
+      const content: LanguageModelV4Content[] = [];
+      if (step.text) content.push({ type: 'text', text: step.text });
+      (step.toolCalls ?? []).forEach((toolCall, index) =>
+        content.push({
+          type: 'tool-call',
+          toolCallId: toolCall.toolCallId ?? `call-${call + 1}-${index}`,
+          toolName: toolCall.toolName,
+          input: typeof toolCall.input === 'string' ? toolCall.input : JSON.stringify(toolCall.input),
+        }),
+      );
+      return {
+        content,
+        finishReason: { unified: step.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },
+        usage: {
+          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 5, text: 5, reasoning: 0 },
+        },
+        warnings: [],
+      };
+    },
+  });
+}
+
+/** The text of every message of a model call's prompt, one string per message, for assertions. */
+export function promptTexts(options: LanguageModelV4CallOptions): string[] {
+  return options.prompt.map((message) =>
+    typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+  );
+}
