@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { generateText, type ToolResultPart, type ToolSet } from 'ai';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ActivityDependencies } from './dependencies';
+import { keepHeartbeating } from './heartbeat';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 
@@ -23,7 +24,7 @@ function toolSchemas(agent: AgentDefinition): ToolSet {
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
     const context = Context.current();
-    const heartbeat = setInterval(() => context.heartbeat({ step: args.step }), 1000);
+    const stopHeartbeat = keepHeartbeating(context, { step: args.step });
     try {
       const agent = deps.agents.get(args.agent);
       const model = deps.models.resolve(args.modelRoute);
@@ -60,7 +61,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
       throw toModelStepFailure(error, args.modelRoute);
     } finally {
-      clearInterval(heartbeat);
+      stopHeartbeat();
     }
   };
 }

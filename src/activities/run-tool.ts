@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
+import { keepHeartbeating } from './heartbeat';
 import { limitToolOutput, toToolOutput } from './tool-output';
 import type { RunToolArgs, RunToolResult } from './types';
 
@@ -20,6 +21,7 @@ export function createRunTool(deps: ActivityDependencies) {
         },
       };
     }
+    const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
     try {
       const returned = tool.execute(args.input, {
         toolCallId: args.toolCallId,
@@ -36,6 +38,8 @@ export function createRunTool(deps: ActivityDependencies) {
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
       const message = error instanceof Error ? error.message : String(error);
       return { output: limitToolOutput({ type: 'error-text', value: message }, limit) };
+    } finally {
+      stopHeartbeat();
     }
   };
 }

@@ -14,6 +14,10 @@ export interface AgentWorkerOptions {
   agents: readonly AgentDefinition[];
   /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
   address?: string;
+  /** An open worker connection to use instead of `address` (it stays the caller's to close). */
+  connection?: NativeConnection;
+  /** An open client for the activities' transcript queries (it stays the caller's to close). */
+  client?: Client;
   namespace?: string;
   taskQueue?: string;
   /** Models by route; defaults to the providers configured in the environment (and `demo`). */
@@ -47,9 +51,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const taskQueue = options.taskQueue ?? defaultTaskQueue;
   const models = options.models ?? ModelRegistry.fromEnvironment();
   const agents = new AgentRegistry(options.agents, models);
-  const clientConnection = await Connection.connect({ address });
-  const transcripts = new TranscriptCache(new Client({ connection: clientConnection, namespace }));
-  const connection = await NativeConnection.connect({ address });
+  const ownedClientConnection = options.client ? undefined : await Connection.connect({ address });
+  const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
+  const transcripts = new TranscriptCache(client);
+  const ownedConnection = options.connection ? undefined : await NativeConnection.connect({ address });
+  const connection = options.connection ?? ownedConnection;
   const worker = await Worker.create({
     connection,
     namespace,
@@ -71,8 +77,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       try {
         await worker.run();
       } finally {
-        await connection.close();
-        await clientConnection.close();
+        await ownedConnection?.close();
+        await ownedClientConnection?.close();
       }
     },
     shutdown() {

@@ -37,6 +37,8 @@ export class AgentLoop {
     });
     this.tools = proxyActivities<AgentActivities>({
       startToCloseTimeout: spec.toolTimeout,
+      heartbeatTimeout: '20 seconds',
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       // Tool errors come back as results; retries cover only lost workers and timeouts.
       retry: { maximumAttempts: 3 },
     });
@@ -74,7 +76,7 @@ export class AgentLoop {
         return 'settled';
       }
       this.status.publish('running', `step ${stepNumber}: ${describeCalls(step)}`);
-      state.recordToolResults(step, await this.runTools(step.toolCalls, promptLength));
+      await this.runTools(step, promptLength);
       this.stepsThisRun += 1;
       if (this.shouldContinueAsNew()) return 'continue-as-new';
     }
@@ -82,9 +84,14 @@ export class AgentLoop {
     return 'settled';
   }
 
-  private async runTools(calls: ModelToolCall[], promptLength: number): Promise<Map<string, ToolResultPart['output']>> {
-    const outputs = await Promise.all(
-      calls.map(async (call): Promise<[string, ToolResultPart['output']]> => {
+  /**
+   * Runs the step's calls concurrently and records their results. On cancellation the calls
+   * that did finish keep their real results; the workflow closes the rest.
+   */
+  private async runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
+    const outputs = new Map<string, ToolResultPart['output']>();
+    const settled = await Promise.allSettled(
+      step.toolCalls.map(async (call) => {
         try {
           const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
             {
@@ -97,14 +104,16 @@ export class AgentLoop {
               input: call.input,
             },
           ]);
-          return [call.toolCallId, result.output];
+          outputs.set(call.toolCallId, result.output);
         } catch (error) {
           if (isCancellation(error)) throw error;
-          return [call.toolCallId, { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` }];
+          outputs.set(call.toolCallId, { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` });
         }
       }),
     );
-    return new Map(outputs);
+    this.state.recordToolResults(step, outputs);
+    const cancelled = settled.find((outcome) => outcome.status === 'rejected');
+    if (cancelled) throw cancelled.reason;
   }
 
   private shouldContinueAsNew(): boolean {

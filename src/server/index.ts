@@ -1,0 +1,12 @@
+/** Finding or starting a Temporal server: the embedded dev server, the time-skipping test server, paths. */
+export { startDevServer, type DevServer, type DevServerOptions } from './dev-server';
+export {
+  registerSearchAttributes,
+  listCustomSearchAttributes,
+  type RegisterSearchAttributesOptions,
+  type SearchAttributeDefinition,
+} from './search-attribute-registration';
+export { createTimeSkippingEnvironment, type TimeSkippingEnvironmentOptions } from './test-server';
+export { cadrePaths, findProjectRoot, findTemporalCli, findTestServer, findOnPath, type CadrePaths } from './paths';
+export { findFreePort } from './free-port';
+export { connectWhenReady, type ConnectWhenReadyOptions } from './wait-for-server';

@@ -1,0 +1,105 @@
+import { isGrpcServiceError, type Connection } from '@temporalio/client';
+import type { SearchAttributeType } from '@temporalio/common';
+import { ConfigurationError } from '../errors';
+import { cadreSearchAttributes } from '../workflows/search-attributes';
+
+/** gRPC status code ALREADY_EXISTS (kept local: @grpc/grpc-js is not a direct dependency). */
+const GRPC_ALREADY_EXISTS = 6;
+
+/** Values of `temporal.api.enums.v1.IndexedValueType`, the wire form of each search attribute type. */
+const indexedValueTypes: Record<SearchAttributeType, number> = {
+  TEXT: 1,
+  KEYWORD: 2,
+  INT: 3,
+  DOUBLE: 4,
+  BOOL: 5,
+  DATETIME: 6,
+  KEYWORD_LIST: 7,
+};
+
+/** A search attribute to register: the shape of `defineSearchAttributeKey()`'s result. */
+export interface SearchAttributeDefinition {
+  name: string;
+  type: SearchAttributeType;
+}
+
+/** Options of {@link registerSearchAttributes}. */
+export interface RegisterSearchAttributesOptions {
+  /** Attributes to register; Cadre's own by default. */
+  attributes?: readonly SearchAttributeDefinition[];
+  /** How long to wait until the server lists every attribute (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Normalizes a listed type, which protobuf may hand over as a number or as its enum name. */
+function indexedValueTypeOf(listed: unknown): number | undefined {
+  if (typeof listed === 'number') return listed;
+  if (typeof listed === 'string') {
+    const name = listed.replace(/^INDEXED_VALUE_TYPE_/, '') as SearchAttributeType;
+    return indexedValueTypes[name];
+  }
+  return undefined;
+}
+
+function typeName(indexedValueType: number | undefined): string {
+  const entry = Object.entries(indexedValueTypes).find(([, value]) => value === indexedValueType);
+  return entry ? entry[0] : `unknown (${String(indexedValueType)})`;
+}
+
+/** The custom search attributes of `namespace` as name → IndexedValueType. */
+export async function listCustomSearchAttributes(connection: Connection, namespace: string): Promise<Map<string, number | undefined>> {
+  const response = await connection.operatorService.listSearchAttributes({ namespace });
+  const listed = new Map<string, number | undefined>();
+  for (const [name, type] of Object.entries(response.customAttributes ?? {})) listed.set(name, indexedValueTypeOf(type));
+  return listed;
+}
+
+function isAlreadyExists(error: unknown): boolean {
+  if (isGrpcServiceError(error) && error.code === GRPC_ALREADY_EXISTS) return true;
+  return error instanceof Error && /already exists/i.test(error.message);
+}
+
+/**
+ * Registers Cadre's search attributes (agent, depth, root id, status, pending approvals) in `namespace`
+ * and waits until the server lists them all. Idempotent; throws a ConfigurationError when a name is
+ * already taken with another type.
+ */
+export async function registerSearchAttributes(
+  connection: Connection,
+  namespace: string,
+  options: RegisterSearchAttributesOptions = {},
+): Promise<void> {
+  const attributes: readonly SearchAttributeDefinition[] = options.attributes ?? cadreSearchAttributes;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const existing = await listCustomSearchAttributes(connection, namespace);
+  const conflicts = attributes.filter((key) => existing.has(key.name) && existing.get(key.name) !== indexedValueTypes[key.type]);
+  if (conflicts.length > 0) {
+    const described = conflicts.map((key) => `${key.name} is ${typeName(existing.get(key.name))}, Cadre needs ${key.type}`);
+    throw new ConfigurationError(
+      `Search attributes of namespace '${namespace}' have the wrong type: ${described.join('; ')}. ` +
+        'Remove them (`temporal operator search-attribute remove --name <name>`) or use another namespace.',
+    );
+  }
+  const missing = attributes.filter((key) => !existing.has(key.name));
+  if (missing.length === 0) return;
+  const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, indexedValueTypes[key.type]]));
+  try {
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  // A newly added attribute shows up in the listing (and becomes usable) only after the server refreshes.
+  for (;;) {
+    const listed = await listCustomSearchAttributes(connection, namespace);
+    const stillMissing = missing.filter((key) => !listed.has(key.name));
+    if (stillMissing.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new ConfigurationError(
+        `Search attributes ${stillMissing.map((key) => key.name).join(', ')} were added to namespace '${namespace}' ` +
+          'but the server still does not list them. Check the server logs, or create them with ' +
+          '`temporal operator search-attribute create --name <name> --type <type>`.',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
