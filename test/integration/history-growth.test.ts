@@ -1,0 +1,24 @@
+import { historyAgent } from '../../bench/history-agent';
+import { historySizeBytes } from '../../src/client/history-size';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+
+describe('workflow history', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv([historyAgent(40)]);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('grows linearly: 40 steps of 8 KB tool outputs stay under 3x the transcript', async () => {
+    const handle = await env.client.start('history-40', { prompt: 'read the document' });
+    expect(await handle.result()).toMatchObject({ text: 'Read 40 chunks.', steps: 41 });
+    const transcriptBytes = Buffer.byteLength(JSON.stringify((await handle.transcript()).messages));
+    const historyBytes = await historySizeBytes(env.client.client, handle.workflowId);
+    expect(transcriptBytes).toBeGreaterThan(40 * 8 * 1024);
+    expect(historyBytes).toBeLessThan(3 * transcriptBytes);
+    // Each step fetched only the new messages: one query per step, each message fetched once.
+    expect(env.worker.transcripts.stats.messagesFetched).toBeLessThanOrEqual((await handle.transcript()).total);
+  });
+});

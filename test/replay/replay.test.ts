@@ -1,0 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from '@temporalio/worker';
+
+const directory = join(__dirname, 'histories');
+const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
+
+describe('replaying recorded histories', () => {
+  it('has recorded histories to replay', () => {
+    expect(histories).toEqual(['replay-continue-as-new.json', 'replay-session.json', 'replay-task.json']);
+  });
+
+  it.each(histories)('replays %s without a nondeterminism error', async (file) => {
+    const history: unknown = JSON.parse(readFileSync(join(directory, file), 'utf8'));
+    await expect(
+      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, file),
+    ).resolves.toBeUndefined();
+  });
+});
