@@ -1,0 +1,101 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import { AgentRegistry } from '../../src/agents/agent-registry';
+import { defineAgent } from '../../src/agents/define-agent';
+import { DemoModel, demoLabel } from '../../src/agents/demo-model';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { limitToolOutput } from '../../src/activities/tool-output';
+import { toModelStepFailure } from '../../src/activities/provider-errors';
+import { httpError } from '../helpers/provider-errors';
+
+describe('defineAgent', () => {
+  it('rejects a name that cannot prefix a workflow id', () => {
+    expect(() => defineAgent({ name: 'my agent' })).toThrow(
+      "Agent name 'my agent' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').",
+    );
+  });
+
+  it('rejects a step limit below one', () => {
+    expect(() => defineAgent({ name: 'a', maxSteps: 0 })).toThrow("Agent 'a' has maxSteps 0. Use a whole number of at least 1.");
+  });
+
+  it('rejects a tool without execute', () => {
+    const search = tool({ description: 'x', inputSchema: z.object({}) });
+    expect(() => defineAgent({ name: 'a', tools: { search } })).toThrow("Tool 'search' of agent 'a' has no execute function.");
+  });
+});
+
+describe('AgentRegistry', () => {
+  it('lists the agents it serves when asked for an unknown one', () => {
+    const registry = new AgentRegistry([defineAgent({ name: 'b' }), defineAgent({ name: 'a' })], new ModelRegistry());
+    expect(() => registry.get('c')).toThrow("Unknown agent 'c'. This worker serves: a, b.");
+  });
+
+  it('fills defaults into the spec and uses the demo model when none is named', () => {
+    const registry = new AgentRegistry([defineAgent({ name: 'a' })], new ModelRegistry());
+    expect(registry.spec('a')).toMatchObject({ name: 'a', modelRoute: 'demo:scripted', maxSteps: 20, toolNames: [] });
+  });
+});
+
+describe('ModelRegistry', () => {
+  it('names the configured providers when a route cannot be resolved', () => {
+    expect(() => ModelRegistry.fromEnvironment({}).resolve('openai:gpt-5-mini')).toThrow(
+      "Model route 'openai:gpt-5-mini' cannot be resolved. Use '<provider>:<model>' with a configured provider (demo);",
+    );
+  });
+
+  it('reads providers and the default route from the environment', () => {
+    const registry = ModelRegistry.fromEnvironment({
+      OPENAI_API_KEY: 'sk-test',
+      CADRE_OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+      CADRE_OPENAI_COMPATIBLE_NAME: 'ollama',
+    });
+    expect(registry.defaultRoute).toBe('openai:gpt-5-mini');
+    expect(registry.resolve('ollama:llama3.2')).toMatchObject({ modelId: 'llama3.2' });
+    expect(registry.resolve('openai:gpt-5-mini')).toMatchObject({ modelId: 'gpt-5-mini' });
+  });
+
+  it('defaults to the demo model when nothing is configured', () => {
+    expect(ModelRegistry.fromEnvironment({}).defaultRoute).toBe('demo:scripted');
+  });
+});
+
+describe('DemoModel', () => {
+  it('calls every tool, then reports their results, labelled as scripted', async () => {
+    const model = new DemoModel();
+    const tools = [{ type: 'function' as const, name: 'lookup', inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } } } }];
+    const first = await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'find 3 cats' }] }], tools });
+    expect(first.content).toEqual([
+      { type: 'text', text: `${demoLabel} Calling lookup.` },
+      { type: 'tool-call', toolCallId: 'demo-1-0', toolName: 'lookup', input: '{"q":"find 3 cats"}' },
+    ]);
+    const second = await model.doGenerate({
+      prompt: [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'demo-1-0', toolName: 'lookup', output: { type: 'text', value: 'meow' } }] }],
+      tools,
+    });
+    expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} The tools answered:\n- lookup: meow` }]);
+  });
+});
+
+describe('tool output limit', () => {
+  it('cuts a long output with a visible marker', () => {
+    expect(limitToolOutput({ type: 'text', value: 'x'.repeat(150) }, 100)).toEqual({
+      type: 'text',
+      value: `${'x'.repeat(100)}\n[output truncated by Cadre: showing the first 100 of 150 characters]`,
+    });
+  });
+
+  it('leaves a short output as it is', () => {
+    expect(limitToolOutput({ type: 'json', value: { a: 1 } }, 100)).toEqual({ type: 'json', value: { a: 1 } });
+  });
+});
+
+describe('provider error classification', () => {
+  it.each([429, 500, 503])('retries HTTP %i', (status) => {
+    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({ type: 'ProviderUnavailable', nonRetryable: false });
+  });
+
+  it.each([400, 401, 404])('fails HTTP %i at once', (status) => {
+    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({ type: 'ProviderRequestRejected', nonRetryable: true });
+  });
+});
