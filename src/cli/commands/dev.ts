@@ -1,0 +1,41 @@
+import type { AgentDefinition } from '../../agents/agent-definition';
+import { createAgentWorker } from '../../worker/create-agent-worker';
+import { openServer } from '../open-server';
+
+/** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
+export async function devCommand(agents: AgentDefinition[], write: (line: string) => void): Promise<number> {
+  const server = await openServer(write);
+  const worker = await createAgentWorker({ agents, address: server.address, namespace: server.namespace });
+  const running = worker.run();
+  write(`[cadre] Temporal server: ${server.address} (namespace ${server.namespace})`);
+  write(`[cadre] Temporal UI:     ${server.uiUrl ?? '(unknown; set CADRE_UI_URL)'}`);
+  write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
+  write(`[cadre] try: npm run cadre -- run ${worker.agents.names()[0] ?? '<agent>'} "What time is it in Europe/Paris?"`);
+  await stopOnSignal(() => worker.shutdown());
+  await running;
+  await server.stop();
+  return 0;
+}
+
+/** `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C. */
+export async function workerCommand(agents: AgentDefinition[], write: (line: string) => void): Promise<number> {
+  const worker = await createAgentWorker({ agents });
+  const running = worker.run();
+  write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
+  await stopOnSignal(() => worker.shutdown());
+  await running;
+  return 0;
+}
+
+function stopOnSignal(stop: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    const handler = () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+      stop();
+      resolve();
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  });
+}
