@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Connection } from '@temporalio/client';
-import { CadreError } from '../errors';
-import { findFreePort } from './free-port';
+import { CadreError, ConfigurationError } from '../errors';
+import { findFreePort, isPortFree } from './free-port';
 import { cadrePaths, findTemporalCli } from './paths';
 import { registerSearchAttributes } from './search-attribute-registration';
 import { connectWhenReady } from './wait-for-server';
@@ -97,6 +97,19 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
   const requestedUiPort = options.uiPort ?? (options.port === 0 ? 0 : 8233);
   const uiPort = headless ? undefined : requestedUiPort === 0 ? await findFreePort() : requestedUiPort;
   const dbFile = resolveDbFile(options.dbFile);
+  // Otherwise the readiness poll could reach another server on a taken port and mistake it for ours.
+  for (const [what, taken] of [
+    ['gRPC', port],
+    ['UI', uiPort],
+  ] as const) {
+    if (taken !== undefined && !(await isPortFree(taken))) {
+      throw new CadreError(
+        'ServerStartError',
+        `Cannot start the Temporal dev server: ${what} port ${taken} on 127.0.0.1 is already in use. ` +
+          'Stop whatever listens there, pass another port (0 picks a free one), or set TEMPORAL_ADDRESS to use that server.',
+      );
+    }
+  }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
   if (uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
@@ -118,17 +131,20 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
     await registerSearchAttributes(connection, namespace);
   } catch (error) {
     await server.stop();
+    if (error instanceof ConfigurationError) throw error;
     throw new CadreError(
       'ServerStartError',
       `The Temporal dev server (${address}) did not become ready: ${(error as Error).message}\n` +
         `Its last output:\n${server.outputTail() || '(none)'}\n` +
-        'If the port is taken, pass `port: 0` or stop the other server; to use an existing server set TEMPORAL_ADDRESS.',
+        `Run \`${cli} ${args.join(' ')}\` by hand to see all of it, or set TEMPORAL_ADDRESS to use an existing server.`,
     );
   } finally {
     await connection?.close();
   }
   const uiUrl = uiPort === undefined ? undefined : `http://127.0.0.1:${uiPort}`;
-  log(`[cadre] Temporal dev server ready at ${address} after ${((Date.now() - startedAt) / 1000).toFixed(1)} s${uiUrl ? `, UI ${uiUrl}` : ''}`);
+  log(
+    `[cadre] Temporal dev server ready at ${address} after ${((Date.now() - startedAt) / 1000).toFixed(1)} s${uiUrl ? `, UI ${uiUrl}` : ''}`,
+  );
   return { address, uiUrl, namespace, external: false, stop: () => server.stop() };
 }
 

@@ -8,5 +8,5 @@ export {
 } from './search-attribute-registration';
 export { createTimeSkippingEnvironment, type TimeSkippingEnvironmentOptions } from './test-server';
 export { cadrePaths, findProjectRoot, findTemporalCli, findTestServer, findOnPath, type CadrePaths } from './paths';
-export { findFreePort } from './free-port';
+export { findFreePort, isPortFree } from './free-port';
 export { connectWhenReady, type ConnectWhenReadyOptions } from './wait-for-server';

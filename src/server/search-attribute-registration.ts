@@ -47,10 +47,14 @@ function typeName(indexedValueType: number | undefined): string {
 }
 
 /** The custom search attributes of `namespace` as name → IndexedValueType. */
-export async function listCustomSearchAttributes(connection: Connection, namespace: string): Promise<Map<string, number | undefined>> {
+export async function listCustomSearchAttributes(
+  connection: Connection,
+  namespace: string,
+): Promise<Map<string, number | undefined>> {
   const response = await connection.operatorService.listSearchAttributes({ namespace });
   const listed = new Map<string, number | undefined>();
-  for (const [name, type] of Object.entries(response.customAttributes ?? {})) listed.set(name, indexedValueTypeOf(type));
+  for (const [name, type] of Object.entries(response.customAttributes ?? {}))
+    listed.set(name, indexedValueTypeOf(type));
   return listed;
 }
 
@@ -72,9 +76,13 @@ export async function registerSearchAttributes(
   const attributes: readonly SearchAttributeDefinition[] = options.attributes ?? cadreSearchAttributes;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   const existing = await listCustomSearchAttributes(connection, namespace);
-  const conflicts = attributes.filter((key) => existing.has(key.name) && existing.get(key.name) !== indexedValueTypes[key.type]);
+  const conflicts = attributes.filter(
+    (key) => existing.has(key.name) && existing.get(key.name) !== indexedValueTypes[key.type],
+  );
   if (conflicts.length > 0) {
-    const described = conflicts.map((key) => `${key.name} is ${typeName(existing.get(key.name))}, Cadre needs ${key.type}`);
+    const described = conflicts.map(
+      (key) => `${key.name} is ${typeName(existing.get(key.name))}, Cadre needs ${key.type}`,
+    );
     throw new ConfigurationError(
       `Search attributes of namespace '${namespace}' have the wrong type: ${described.join('; ')}. ` +
         'Remove them (`temporal operator search-attribute remove --name <name>`) or use another namespace.',

@@ -33,7 +33,10 @@ export async function connectWhenReady(options: ConnectWhenReadyOptions): Promis
     const deadReason = checkAlive?.();
     if (deadReason) throw new CadreError('ServerStartError', deadReason);
     if (Date.now() >= deadline) break;
-    const connection = Connection.lazy({ address, connectTimeout: Math.max(200, Math.min(2000, deadline - Date.now())) });
+    const connection = Connection.lazy({
+      address,
+      connectTimeout: Math.max(200, Math.min(2000, deadline - Date.now())),
+    });
     try {
       await connection.ensureConnected();
       // describeNamespace also proves the namespace is created, which a fresh dev server does after it listens.
