@@ -29,7 +29,14 @@ export function historyAgent(steps: number) {
         return {
           content:
             read < steps
-              ? [{ type: 'tool-call', toolCallId: `read-${read}`, toolName: 'read_chunk', input: JSON.stringify({ index: read }) }]
+              ? [
+                  {
+                    type: 'tool-call',
+                    toolCallId: `read-${read}`,
+                    toolName: 'read_chunk',
+                    input: JSON.stringify({ index: read }),
+                  },
+                ]
               : [{ type: 'text', text: `Read ${read} chunks.` }],
           finishReason: { unified: read < steps ? 'tool-calls' : 'stop', raw: undefined },
           usage: {

@@ -1,4 +1,10 @@
-import { APICallError, InvalidPromptError, LoadAPIKeyError, NoSuchModelError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import {
+  APICallError,
+  InvalidPromptError,
+  LoadAPIKeyError,
+  NoSuchModelError,
+  UnsupportedFunctionalityError,
+} from '@ai-sdk/provider';
 import { ApplicationFailure } from '@temporalio/activity';
 import { CadreError } from '../errors';
 
@@ -34,5 +40,8 @@ export function toModelStepFailure(error: unknown, route: string): ApplicationFa
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return ApplicationFailure.retryable(`Model step for '${route}' failed: ${message}. Retrying with backoff.`, 'ModelStepError');
+  return ApplicationFailure.retryable(
+    `Model step for '${route}' failed: ${message}. Retrying with backoff.`,
+    'ModelStepError',
+  );
 }

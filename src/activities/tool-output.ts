@@ -13,12 +13,19 @@ export function toToolOutput(value: unknown): ToolOutput {
  * knows it saw only part of it. Other output kinds pass unchanged.
  */
 export function limitToolOutput(output: ToolOutput, maxChars: number): ToolOutput {
-  if (output.type !== 'text' && output.type !== 'json' && output.type !== 'error-text' && output.type !== 'error-json') {
+  if (
+    output.type !== 'text' &&
+    output.type !== 'json' &&
+    output.type !== 'error-text' &&
+    output.type !== 'error-json'
+  ) {
     return output;
   }
   const text = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
   if (text.length <= maxChars) return output;
   const marker = `\n[output truncated by Cadre: showing the first ${maxChars} of ${text.length} characters]`;
   const kept = text.slice(0, maxChars);
-  return output.type.startsWith('error') ? { type: 'error-text', value: kept + marker } : { type: 'text', value: kept + marker };
+  return output.type.startsWith('error')
+    ? { type: 'error-text', value: kept + marker }
+    : { type: 'text', value: kept + marker };
 }

@@ -9,7 +9,12 @@ import type {
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[] };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+};
 
 /**
  * The offline `demo` provider's model: a fixed script, not a language model. On a new user

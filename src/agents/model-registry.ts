@@ -26,7 +26,9 @@ export class ModelRegistry {
   private readonly models: Map<string, LanguageModel>;
 
   constructor(options: ModelRegistryOptions = {}) {
-    this.providers = new Map(Object.entries({ demo: (modelId: string) => new DemoModel(modelId), ...options.providers }));
+    this.providers = new Map(
+      Object.entries({ demo: (modelId: string) => new DemoModel(modelId), ...options.providers }),
+    );
     this.models = new Map(Object.entries(options.models ?? {}));
     this.defaultRoute = options.defaultRoute ?? 'demo:scripted';
   }

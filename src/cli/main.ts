@@ -58,7 +58,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof CadreError ? error.message : (error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(
+      `${error instanceof CadreError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+    );
     process.exit(1);
   },
 );

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { AgentHandle } from '../client/agent-handle';
 
 const preview = (value: unknown, max = 160): string => {
-  const text = (typeof value === 'string' ? value : JSON.stringify(value) ?? '').replace(/\s+/g, ' ');
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).replace(/\s+/g, ' ');
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 };
 
@@ -55,7 +55,9 @@ export async function followTranscript(
     if (wasFinished) return;
     if (next === 0 && !hinted && Date.now() > hintAt) {
       hinted = true;
-      write('  (no worker has answered yet: is `npm run dev` or `npm run cadre -- worker` running against this server?)');
+      write(
+        '  (no worker has answered yet: is `npm run dev` or `npm run cadre -- worker` running against this server?)',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

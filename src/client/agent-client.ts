@@ -51,7 +51,9 @@ export class AgentClient {
 
   /** Connects to Temporal. */
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
-    const connection = await Connection.connect({ address: options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
+    const connection = await Connection.connect({
+      address: options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    });
     const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
     return new AgentClient(new Client({ connection, namespace }), AgentClient.settings(options, namespace), connection);
   }
@@ -92,7 +94,11 @@ export class AgentClient {
   }
 
   /** Starts a task-mode run and waits for its result. */
-  async run(agent: string, prompt: string, options: Omit<StartAgentOptions, 'prompt' | 'mode'> = {}): Promise<AgentRunResult> {
+  async run(
+    agent: string,
+    prompt: string,
+    options: Omit<StartAgentOptions, 'prompt' | 'mode'> = {},
+  ): Promise<AgentRunResult> {
     const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
     return await handle.result();
   }
@@ -108,7 +114,11 @@ export class AgentClient {
   }
 
   private wrap(workflowId: string): AgentHandle {
-    return new AgentHandle(this.client.workflow.getHandle<typeof agentWorkflow>(workflowId), this.options.uiUrl, this.options.namespace);
+    return new AgentHandle(
+      this.client.workflow.getHandle<typeof agentWorkflow>(workflowId),
+      this.options.uiUrl,
+      this.options.namespace,
+    );
   }
 }
 

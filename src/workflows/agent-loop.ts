@@ -55,19 +55,25 @@ export class AgentLoop {
       const promptLength = state.transcript.length;
       let step: RunModelStepResult;
       try {
-        step = await this.model.runModelStep.executeWithOptions({ summary: `model step ${stepNumber} (${spec.modelRoute})` }, [
-          {
-            agent: spec.name,
-            modelRoute: spec.modelRoute,
-            workflowId: workflowInfo().workflowId,
-            runId: workflowInfo().runId,
-            step: stepNumber,
-            transcriptLength: promptLength,
-          },
-        ]);
+        step = await this.model.runModelStep.executeWithOptions(
+          { summary: `model step ${stepNumber} (${spec.modelRoute})` },
+          [
+            {
+              agent: spec.name,
+              modelRoute: spec.modelRoute,
+              workflowId: workflowInfo().workflowId,
+              runId: workflowInfo().runId,
+              step: stepNumber,
+              transcriptLength: promptLength,
+            },
+          ],
+        );
       } catch (error) {
         if (isCancellation(error)) throw error;
-        state.closeActivation('failed', `Model step ${stepNumber} of agent '${spec.name}' failed: ${describeFailure(error)}`);
+        state.closeActivation(
+          'failed',
+          `Model step ${stepNumber} of agent '${spec.name}' failed: ${describeFailure(error)}`,
+        );
         return 'settled';
       }
       state.recordModelStep(step);
@@ -107,7 +113,10 @@ export class AgentLoop {
           outputs.set(call.toolCallId, result.output);
         } catch (error) {
           if (isCancellation(error)) throw error;
-          outputs.set(call.toolCallId, { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` });
+          outputs.set(call.toolCallId, {
+            type: 'error-text',
+            value: `Tool '${call.toolName}' failed: ${describeFailure(error)}`,
+          });
         }
       }),
     );
@@ -123,7 +132,10 @@ export class AgentLoop {
 }
 
 function describeCalls(step: RunModelStepResult): string {
-  const names = [...step.toolCalls.map((call) => call.toolName), ...step.rejectedCalls.map((part) => `${part.toolName} (rejected)`)];
+  const names = [
+    ...step.toolCalls.map((call) => call.toolName),
+    ...step.rejectedCalls.map((part) => `${part.toolName} (rejected)`),
+  ];
   return `${names.length} tool call${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
 }
 

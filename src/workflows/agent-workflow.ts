@@ -66,7 +66,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       }
       if ((await loop.runActivation()) === 'continue-as-new') {
         await condition(allHandlersFinished);
-        return await continueAsNew<typeof agentWorkflow>({ ...input, prompt: undefined, spec, state: state.snapshot() });
+        return await continueAsNew<typeof agentWorkflow>({
+          ...input,
+          prompt: undefined,
+          spec,
+          state: state.snapshot(),
+        });
       }
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         status.publish('failed', state.lastError);
@@ -75,7 +80,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     }
     status.publish('completed');
     await condition(allHandlersFinished);
-    return { text: state.lastText, stopReason: state.lastStopReason ?? 'completed', steps: state.steps, usage: state.usage };
+    return {
+      text: state.lastText,
+      stopReason: state.lastStopReason ?? 'completed',
+      steps: state.steps,
+      usage: state.usage,
+    };
   } catch (error) {
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {

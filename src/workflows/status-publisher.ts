@@ -19,7 +19,9 @@ export class StatusPublisher {
     this.state.status = status;
     const state = this.state;
     setCurrentDetails(
-      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.transcript.length}`, detail].filter(Boolean).join(' · '),
+      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.transcript.length}`, detail]
+        .filter(Boolean)
+        .join(' · '),
     );
     if (this.searchAttributesEnabled && this.published !== status) {
       upsertSearchAttributes([{ key: agentStatusKey, value: status }]);

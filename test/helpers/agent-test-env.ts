@@ -13,7 +13,10 @@ export interface AgentTestEnv {
 }
 
 /** Starts a worker serving `agents` on a fresh task queue of the test run's dev server. */
-export async function startAgentTestEnv(agents: AgentDefinition[], models = new ModelRegistry()): Promise<AgentTestEnv> {
+export async function startAgentTestEnv(
+  agents: AgentDefinition[],
+  models = new ModelRegistry(),
+): Promise<AgentTestEnv> {
   const address = testAddress();
   const taskQueue = `test-${randomUUID()}`;
   const worker = await createAgentWorker({ agents, address, namespace: testNamespace(), taskQueue, models });

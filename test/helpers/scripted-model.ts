@@ -8,7 +8,8 @@ export interface ScriptedStep {
 }
 
 /** A step, or a function of the call that returns one (it may wait, throw, or watch the abort signal). */
-export type ScriptEntry = ScriptedStep | ((options: LanguageModelV4CallOptions, call: number) => Promise<ScriptedStep> | ScriptedStep);
+export type ScriptEntry =
+  ScriptedStep | ((options: LanguageModelV4CallOptions, call: number) => Promise<ScriptedStep> | ScriptedStep);
 
 /** A mock model that plays `script` step by step and fails loudly (non-retryable 400) when it runs out. */
 export function scriptedModel(script: ScriptEntry[], name = 'scripted'): MockLanguageModelV4 {

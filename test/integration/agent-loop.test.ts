@@ -34,7 +34,12 @@ const barrierTool = (name: string) =>
     },
   });
 const parallelModel = scriptedModel([
-  { toolCalls: [{ toolName: 'slow_a', input: {} }, { toolName: 'slow_b', input: {} }] },
+  {
+    toolCalls: [
+      { toolName: 'slow_a', input: {} },
+      { toolName: 'slow_b', input: {} },
+    ],
+  },
   { text: 'both done' },
 ]);
 
@@ -61,7 +66,11 @@ const explode = tool({
 const agents = [
   defineAgent({ name: 'adder', model: taskModel, tools: { add } }),
   defineAgent({ name: 'chatter', model: sessionModel }),
-  defineAgent({ name: 'parallel', model: parallelModel, tools: { slow_a: barrierTool('a'), slow_b: barrierTool('b') } }),
+  defineAgent({
+    name: 'parallel',
+    model: parallelModel,
+    tools: { slow_a: barrierTool('a'), slow_b: barrierTool('b') },
+  }),
   defineAgent({ name: 'clumsy', model: brokenCallsModel, tools: { add, explode } }),
 ];
 
@@ -114,11 +123,15 @@ describe('the agent loop on a real Temporal server', () => {
     const { messages } = await handle.transcript();
     const toolMessage = messages[2];
     expect(toolMessage?.role).toBe('tool');
-    const outputs = (toolMessage?.content as Array<{ toolCallId: string; output: { type: string; value: unknown } }>).map(
-      (part) => [part.toolCallId, part.output.type, String(part.output.value)],
-    );
+    const outputs = (
+      toolMessage?.content as Array<{ toolCallId: string; output: { type: string; value: unknown } }>
+    ).map((part) => [part.toolCallId, part.output.type, String(part.output.value)]);
     expect(outputs).toEqual([
-      ['call-1-0', 'error-text', expect.stringContaining("unavailable tool 'no_such_tool'. Available tools: add, explode.")],
+      [
+        'call-1-0',
+        'error-text',
+        expect.stringContaining("unavailable tool 'no_such_tool'. Available tools: add, explode."),
+      ],
       ['call-1-1', 'error-text', expect.stringContaining('JSON parsing failed')],
       ['call-1-2', 'error-text', expect.stringContaining('Invalid input for tool add')],
       ['call-1-3', 'error-text', 'disk on fire'],

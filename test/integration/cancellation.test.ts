@@ -21,10 +21,20 @@ function untilAborted(signal: AbortSignal | undefined, name: string): Promise<st
 }
 
 const agents = [
-  defineAgent({ name: 'thinker', model: scriptedModel([async (options) => ({ text: await untilAborted(options.abortSignal, 'model call') })]) }),
+  defineAgent({
+    name: 'thinker',
+    model: scriptedModel([async (options) => ({ text: await untilAborted(options.abortSignal, 'model call') })]),
+  }),
   defineAgent({
     name: 'worker',
-    model: scriptedModel([{ toolCalls: [{ toolName: 'wait_forever', input: {} }, { toolName: 'quick', input: {} }] }]),
+    model: scriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'wait_forever', input: {} },
+          { toolName: 'quick', input: {} },
+        ],
+      },
+    ]),
     tools: {
       wait_forever: tool({
         description: 'Never finishes on its own.',
@@ -71,7 +81,12 @@ describe('cancelling an agent run', () => {
       { type: 'tool-result', toolCallId: 'call-1-1', toolName: 'quick', output: { type: 'text', value: 'done' } },
     ]);
     expect(messages[3]?.content).toEqual([
-      { type: 'tool-result', toolCallId: 'call-1-0', toolName: 'wait_forever', output: { type: 'error-text', value: cancelledToolResult } },
+      {
+        type: 'tool-result',
+        toolCallId: 'call-1-0',
+        toolName: 'wait_forever',
+        output: { type: 'error-text', value: cancelledToolResult },
+      },
     ]);
   });
 });

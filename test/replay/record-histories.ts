@@ -14,12 +14,20 @@ import { exampleAgents } from '../../examples';
 
 async function main(): Promise<void> {
   const taskQueue = `record-${Date.now()}`;
-  const worker = await createAgentWorker({ agents: [...exampleAgents, historyAgent(3)], taskQueue, models: new ModelRegistry() });
+  const worker = await createAgentWorker({
+    agents: [...exampleAgents, historyAgent(3)],
+    taskQueue,
+    models: new ModelRegistry(),
+  });
   const client = await AgentClient.connect({ taskQueue, searchAttributes: false });
   await worker.worker.runUntil(async () => {
     const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: 'replay-task' });
     await task.result();
-    const chunks = await client.start('history-3', { prompt: 'read', workflowId: 'replay-continue-as-new', continueAsNewEverySteps: 2 });
+    const chunks = await client.start('history-3', {
+      prompt: 'read',
+      workflowId: 'replay-continue-as-new',
+      continueAsNewEverySteps: 2,
+    });
     await chunks.result();
     const session = await client.start('assistant', { mode: 'session', workflowId: 'replay-session' });
     await session.send('first');
@@ -30,14 +38,20 @@ async function main(): Promise<void> {
     await session.result();
     for (const id of ['replay-task', 'replay-session']) {
       const history = await client.client.workflow.getHandle(id).fetchHistory();
-      writeFileSync(join(__dirname, 'histories', `${id}.json`), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+      writeFileSync(
+        join(__dirname, 'histories', `${id}.json`),
+        `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`,
+      );
     }
     // The first run of the continue-as-new chain, which ends by continuing as new.
     const first = await client.client.workflow.list({ query: `WorkflowId = 'replay-continue-as-new'` });
     for await (const execution of first) {
       if (execution.status.name === 'CONTINUED_AS_NEW') {
         const history = await client.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-        writeFileSync(join(__dirname, 'histories', 'replay-continue-as-new.json'), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+        writeFileSync(
+          join(__dirname, 'histories', 'replay-continue-as-new.json'),
+          `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`,
+        );
         break;
       }
     }

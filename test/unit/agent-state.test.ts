@@ -7,7 +7,9 @@ function stepWithCalls(ids: string[], rejected: string[] = []): RunModelStepResu
       role: 'assistant',
       content: ids.map((id) => ({ type: 'tool-call' as const, toolCallId: id, toolName: `tool_${id}`, input: {} })),
     },
-    toolCalls: ids.filter((id) => !rejected.includes(id)).map((id) => ({ toolCallId: id, toolName: `tool_${id}`, input: {} })),
+    toolCalls: ids
+      .filter((id) => !rejected.includes(id))
+      .map((id) => ({ toolCallId: id, toolName: `tool_${id}`, input: {} })),
     rejectedCalls: rejected.map((id) => ({
       type: 'tool-result' as const,
       toolCallId: id,
@@ -47,7 +49,11 @@ describe('AgentState', () => {
     );
     const toolMessage = state.transcript[1];
     expect(toolMessage?.role).toBe('tool');
-    expect((toolMessage?.content as Array<{ toolCallId: string }>).map((part) => part.toolCallId)).toEqual(['a', 'b', 'c']);
+    expect((toolMessage?.content as Array<{ toolCallId: string }>).map((part) => part.toolCallId)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     expect(state.openToolCalls()).toEqual([]);
     expect(state.usage).toEqual({ inputTokens: 3, outputTokens: 2 });
   });
@@ -60,7 +66,14 @@ describe('AgentState', () => {
     expect(state.closeOpenToolCalls('cancelled')).toBe(1);
     expect(state.transcript.at(-1)).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'b', toolName: 'tool_b', output: { type: 'error-text', value: 'cancelled' } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'b',
+          toolName: 'tool_b',
+          output: { type: 'error-text', value: 'cancelled' },
+        },
+      ],
     });
     expect(state.closeOpenToolCalls('cancelled')).toBe(0);
   });

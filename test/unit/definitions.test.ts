@@ -16,12 +16,16 @@ describe('defineAgent', () => {
   });
 
   it('rejects a step limit below one', () => {
-    expect(() => defineAgent({ name: 'a', maxSteps: 0 })).toThrow("Agent 'a' has maxSteps 0. Use a whole number of at least 1.");
+    expect(() => defineAgent({ name: 'a', maxSteps: 0 })).toThrow(
+      "Agent 'a' has maxSteps 0. Use a whole number of at least 1.",
+    );
   });
 
   it('rejects a tool without execute', () => {
     const search = tool({ description: 'x', inputSchema: z.object({}) });
-    expect(() => defineAgent({ name: 'a', tools: { search } })).toThrow("Tool 'search' of agent 'a' has no execute function.");
+    expect(() => defineAgent({ name: 'a', tools: { search } })).toThrow(
+      "Tool 'search' of agent 'a' has no execute function.",
+    );
   });
 });
 
@@ -63,14 +67,35 @@ describe('ModelRegistry', () => {
 describe('DemoModel', () => {
   it('calls every tool, then reports their results, labelled as scripted', async () => {
     const model = new DemoModel();
-    const tools = [{ type: 'function' as const, name: 'lookup', inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } } } }];
-    const first = await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'find 3 cats' }] }], tools });
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'lookup',
+        inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } } },
+      },
+    ];
+    const first = await model.doGenerate({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'find 3 cats' }] }],
+      tools,
+    });
     expect(first.content).toEqual([
       { type: 'text', text: `${demoLabel} Calling lookup.` },
       { type: 'tool-call', toolCallId: 'demo-1-0', toolName: 'lookup', input: '{"q":"find 3 cats"}' },
     ]);
     const second = await model.doGenerate({
-      prompt: [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'demo-1-0', toolName: 'lookup', output: { type: 'text', value: 'meow' } }] }],
+      prompt: [
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'demo-1-0',
+              toolName: 'lookup',
+              output: { type: 'text', value: 'meow' },
+            },
+          ],
+        },
+      ],
       tools,
     });
     expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} The tools answered:\n- lookup: meow` }]);
@@ -92,10 +117,16 @@ describe('tool output limit', () => {
 
 describe('provider error classification', () => {
   it.each([429, 500, 503])('retries HTTP %i', (status) => {
-    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({ type: 'ProviderUnavailable', nonRetryable: false });
+    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({
+      type: 'ProviderUnavailable',
+      nonRetryable: false,
+    });
   });
 
   it.each([400, 401, 404])('fails HTTP %i at once', (status) => {
-    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({ type: 'ProviderRequestRejected', nonRetryable: true });
+    expect(toModelStepFailure(httpError(status), 'openai:x')).toMatchObject({
+      type: 'ProviderRequestRejected',
+      nonRetryable: true,
+    });
   });
 });

@@ -13,12 +13,22 @@ export const defaultStartPrompt = 'What time is it in Asia/Tokyo? Also count the
  */
 export async function startCommand(prompt: string | undefined, write: (line: string) => void): Promise<number> {
   const server = await openServer(write);
-  const worker = await createAgentWorker({ agents: exampleAgents, address: server.address, namespace: server.namespace });
+  const worker = await createAgentWorker({
+    agents: exampleAgents,
+    address: server.address,
+    namespace: server.namespace,
+  });
   const running = worker.run();
-  const client = await AgentClient.connect({ address: server.address, namespace: server.namespace, uiUrl: server.uiUrl });
+  const client = await AgentClient.connect({
+    address: server.address,
+    namespace: server.namespace,
+    uiUrl: server.uiUrl,
+  });
   try {
     const route = worker.agents.spec('assistant').modelRoute;
-    write(`[cadre] agent 'assistant' on model ${route}${route.startsWith('demo:') ? ' (offline scripted demo, not an LLM; set OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL for a real model)' : ''}`);
+    write(
+      `[cadre] agent 'assistant' on model ${route}${route.startsWith('demo:') ? ' (offline scripted demo, not an LLM; set OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL for a real model)' : ''}`,
+    );
     const handle = await client.start('assistant', { prompt: prompt ?? defaultStartPrompt });
     write(`[cadre] workflow ${handle.workflowId}`);
     const result = handle.result();
@@ -29,7 +39,10 @@ export async function startCommand(prompt: string | undefined, write: (line: str
     write(text);
     write('');
     write(`Temporal UI: ${handle.uiUrl() ?? '(UI address unknown; set CADRE_UI_URL)'}`);
-    if (!server.external) write('(The server stops with this command; `npm run dev` serves the UI again, with this run kept in .cadre/data.)');
+    if (!server.external)
+      write(
+        '(The server stops with this command; `npm run dev` serves the UI again, with this run kept in .cadre/data.)',
+      );
     return 0;
   } finally {
     worker.shutdown();
