@@ -1,2 +1,12 @@
 /** Workflow entry point bundled by the worker; sandbox-safe. */
 export { agentWorkflow } from './agent-workflow';
+export {
+  endSessionSignal,
+  sendMessageSignal,
+  statusQuery,
+  transcriptQuery,
+  type AgentRunResult,
+  type AgentStatusReport,
+  type AgentWorkflowInput,
+} from './definitions';
+export { cadreSearchAttributes } from './search-attributes';
