@@ -1,5 +1,5 @@
-import type { AgentDefinition } from '../src/agents/agent-definition';
+import type { AnyAgentDefinition } from '../src/agents/agent-definition';
 import { assistant } from './assistant/agent';
 
 /** Every example agent, served by `cadre dev` and `cadre worker` when no agent module is given. */
-export const exampleAgents: AgentDefinition[] = [assistant];
+export const exampleAgents: AnyAgentDefinition[] = [assistant];

@@ -4,13 +4,16 @@ import { CadreError } from '../errors';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
 import { createRunTool } from './run-tool';
+import { createVerifyApproval } from './verify-approval';
+import { validateCallOptions } from './call-settings';
 import type { AgentActivities, DescribeAgentArgs } from './types';
 
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({ agent }: DescribeAgentArgs): Promise<AgentSpec> {
+    async describeAgent({ agent, callOptions }: DescribeAgentArgs): Promise<AgentSpec> {
       try {
+        await validateCallOptions(deps.agents.get(agent), callOptions);
         return deps.agents.spec(agent);
       } catch (error) {
         if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
@@ -19,5 +22,6 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     },
     runModelStep: createRunModelStep(deps),
     runTool: createRunTool(deps),
+    verifyApproval: createVerifyApproval(deps),
   };
 }

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
+import { revalidateApprovedCall } from './revalidate';
 import { keepHeartbeating } from './heartbeat';
 import { limitToolOutput, toToolOutput } from './tool-output';
 import type { RunToolArgs, RunToolResult } from './types';
@@ -23,9 +24,14 @@ export function createRunTool(deps: ActivityDependencies) {
     }
     const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
     try {
+      const messages = await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
+      if (args.revalidate) {
+        const refusal = await revalidateApprovedCall(agent, args, messages);
+        if (refusal) return { output: refusal };
+      }
       const returned = tool.execute(args.input, {
         toolCallId: args.toolCallId,
-        messages: await deps.transcripts.read(args.workflowId, args.runId, args.promptLength),
+        messages,
         abortSignal: context.cancellationSignal,
         context: {},
       });

@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ToolResultPart } from 'ai';
-import type { AgentSpec } from '../agents/agent-definition';
+import type { AgentSpec, RuntimeContext } from '../agents/agent-definition';
 
 /** Token counts of one or more model steps. */
 export interface TokenUsage {
@@ -10,6 +10,27 @@ export interface TokenUsage {
 /** Input of `describeAgent`: the agent's registry name. */
 export interface DescribeAgentArgs {
   agent: string;
+  /** Checked against the agent's `callOptionsSchema` before the first step. */
+  callOptions?: unknown;
+}
+
+/** The run's per-request data that policies and `prepareCall` see. */
+export interface CallContext {
+  callOptions?: unknown;
+  runtimeContext?: RuntimeContext;
+}
+
+/** A policy's answer, normalized: `undefined` and `'not-applicable'` both mean run without approval metadata. */
+export interface ApprovalVerdict {
+  type: 'not-applicable' | 'approved' | 'denied' | 'user-approval';
+  reason?: string;
+}
+
+/** A call's approval as the model step decided it; `approvalId` is set for every status but `not-applicable`. */
+export interface ToolCallApproval extends ApprovalVerdict {
+  approvalId?: string;
+  /** HMAC signature of a user-approval request, when the worker has an approval secret. */
+  signature?: string;
 }
 
 /**
@@ -17,7 +38,7 @@ export interface DescribeAgentArgs {
  * its workflow by query (with a worker-local cache), so history grows with the conversation,
  * not with steps x context.
  */
-export interface RunModelStepArgs {
+export interface RunModelStepArgs extends CallContext {
   agent: string;
   modelRoute: string;
   workflowId: string;
@@ -33,6 +54,8 @@ export interface ModelToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Absent in steps recorded before approvals existed; it means `not-applicable`. */
+  approval?: ToolCallApproval;
 }
 
 /** What one model step produced: the assistant message, the calls to run, and the calls already answered. */
@@ -47,7 +70,7 @@ export interface RunModelStepResult {
 }
 
 /** Input of `runTool`: one tool call of one agent. */
-export interface RunToolArgs {
+export interface RunToolArgs extends CallContext {
   agent: string;
   workflowId: string;
   runId: string;
@@ -56,6 +79,29 @@ export interface RunToolArgs {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** Set for a call a human approved: re-check its input and the policy before running it. */
+  revalidate?: boolean;
+}
+
+/** Input of `verifyApproval`: the recorded request and what the approver presented. */
+export interface VerifyApprovalArgs {
+  workflowId: string;
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Signature recorded with the request (empty when the request was not signed). */
+  requestSignature?: string;
+  /** Signature the approver presented. */
+  signature?: string;
+  /** The input the approver saw, when given: it must be the recorded one. */
+  presentedInput?: unknown;
+}
+
+/** Whether an approval may be applied, and why not. */
+export interface VerifyApprovalResult {
+  valid: boolean;
+  reason?: string;
 }
 
 /** A tool's output as the model will see it, already cut to the agent's size limit. */
@@ -68,4 +114,5 @@ export interface AgentActivities {
   describeAgent(args: DescribeAgentArgs): Promise<AgentSpec>;
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
+  verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;
 }

@@ -1,5 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import type { LanguageModel, ToolSet } from 'ai';
+import type { FlexibleSchema, LanguageModel, ToolApprovalConfiguration, ToolSet } from 'ai';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
@@ -16,11 +16,28 @@ export interface ModelCallSettings {
   providerOptions?: SharedV4ProviderOptions;
 }
 
+/** Per-request data that policies and `prepareCall` see (a user's role, a tenant); JSON only, it is recorded in history. */
+export type RuntimeContext = Record<string, unknown>;
+
+/** The settings `prepareCall` may override for one run. */
+export interface AgentCallSettings<TOOLS extends ToolSet = ToolSet> {
+  instructions?: string;
+  toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
+  modelSettings?: ModelCallSettings;
+}
+
+/** Arguments of `prepareCall`: the agent's own settings plus the run's validated call options and runtime context. */
+export type PrepareCallArgs<TOOLS extends ToolSet, CALL_OPTIONS> = AgentCallSettings<TOOLS> & {
+  options: CALL_OPTIONS;
+  runtimeContext: RuntimeContext;
+};
+
 /**
  * What a user writes to define an agent; shaped like the AI SDK's `ToolLoopAgent` settings.
  * Lives on the worker only: tools and models are code, never sent to the workflow.
  */
-export interface AgentDefinition<TOOLS extends ToolSet = ToolSet> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- call options are whatever the agent's schema says
+export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS = any> {
   /** Registry name; also the prefix of the agent's workflow ids. Letters, digits, `-` and `_`. */
   name: string;
   description?: string;
@@ -29,6 +46,19 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet> {
   instructions?: string;
   /** Tools made with the AI SDK's `tool()`; each call runs as its own activity. */
   tools?: TOOLS;
+  /**
+   * The AI SDK's approval policy: a per-tool map of statuses or input functions, or one global
+   * function. Evaluated in activities, never in the workflow.
+   */
+  toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
+  /** Schema of per-request options (`AgentClient.start(..., { callOptions })`), checked when the run starts. */
+  callOptionsSchema?: FlexibleSchema<CALL_OPTIONS>;
+  /** Derives per-request settings (for example the approval policy) from the call options. */
+  prepareCall?: (
+    args: PrepareCallArgs<TOOLS, CALL_OPTIONS>,
+  ) => AgentCallSettings<TOOLS> | Promise<AgentCallSettings<TOOLS>>;
+  /** How long a user-approval may wait before it counts as a denial (Temporal duration, e.g. `'24h'`). Default: forever. */
+  approvalTimeout?: string;
   /** Most model steps in one activation before it stops with `max-steps`. Default 20. */
   maxSteps?: number;
   /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
@@ -53,4 +83,19 @@ export interface AgentSpec {
   modelStepTimeout: string;
   toolTimeout: string;
   modelRetry: Required<ModelRetrySettings>;
+  approvalTimeout?: string;
 }
+
+/**
+ * An agent definition of any tool set, as registries and workers hold them. The policy fields
+ * are typed per agent's tools, so here they are opaque; activities read them generically.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each agent's tool set has its own type
+export type AnyAgentDefinition = Omit<
+  AgentDefinition<any, any>,
+  'toolApproval' | 'prepareCall' | 'callOptionsSchema'
+> & {
+  toolApproval?: unknown;
+  prepareCall?: unknown;
+  callOptionsSchema?: unknown;
+};

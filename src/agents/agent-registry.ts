@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors';
-import type { AgentDefinition, AgentSpec } from './agent-definition';
+import type { AnyAgentDefinition, AgentSpec } from './agent-definition';
 import type { ModelRegistry } from './model-registry';
 
 const defaults = {
@@ -15,10 +15,10 @@ export const defaultMaxToolOutputChars = defaults.maxToolOutputChars;
 
 /** The worker's agents by name; resolves each to the serializable spec the workflow runs. */
 export class AgentRegistry {
-  private readonly agents = new Map<string, AgentDefinition>();
+  private readonly agents = new Map<string, AnyAgentDefinition>();
 
   constructor(
-    agents: readonly AgentDefinition[],
+    agents: readonly AnyAgentDefinition[],
     private readonly models: ModelRegistry,
   ) {
     for (const agent of agents) {
@@ -38,7 +38,7 @@ export class AgentRegistry {
   }
 
   /** The definition named `name`; the error lists the names this worker knows. */
-  get(name: string): AgentDefinition {
+  get(name: string): AnyAgentDefinition {
     const agent = this.agents.get(name);
     if (!agent) {
       throw new ConfigurationError(
@@ -61,10 +61,11 @@ export class AgentRegistry {
       modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },
+      approvalTimeout: agent.approvalTimeout,
     };
   }
 
-  private modelRouteOf(agent: AgentDefinition): string {
+  private modelRouteOf(agent: AnyAgentDefinition): string {
     if (agent.model === undefined) return this.models.defaultRoute;
     return typeof agent.model === 'string' ? agent.model : `agent:${agent.name}`;
   }

@@ -9,7 +9,9 @@ const agentNamePattern = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * @example
  * const assistant = defineAgent({ name: 'assistant', model: 'openai:gpt-5-mini', tools: { search } });
  */
-export function defineAgent<TOOLS extends ToolSet>(definition: AgentDefinition<TOOLS>): AgentDefinition<TOOLS> {
+export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never>(
+  definition: AgentDefinition<TOOLS, CALL_OPTIONS>,
+): AgentDefinition<TOOLS, CALL_OPTIONS> {
   if (!agentNamePattern.test(definition.name)) {
     throw new ConfigurationError(
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,

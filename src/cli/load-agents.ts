@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { AgentDefinition } from '../agents/agent-definition';
+import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { ConfigurationError } from '../errors';
 
 /**
  * Loads agent definitions from a module: its `agents` export (an array) or its default
  * export, or every exported value that is an agent definition.
  */
-export function loadAgents(modulePath: string): AgentDefinition[] {
+export function loadAgents(modulePath: string): AnyAgentDefinition[] {
   const resolved = path.resolve(modulePath);
   let exports: Record<string, unknown>;
   try {
@@ -25,6 +25,6 @@ export function loadAgents(modulePath: string): AgentDefinition[] {
   return agents;
 }
 
-function isAgentDefinition(value: unknown): value is AgentDefinition {
+function isAgentDefinition(value: unknown): value is AnyAgentDefinition {
   return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
 }

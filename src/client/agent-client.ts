@@ -33,6 +33,10 @@ export interface StartAgentOptions {
   /** Workflow id; default `<agent>-<random>`. */
   workflowId?: string;
   continueAsNewEverySteps?: number;
+  /** Per-request options for the agent's `prepareCall`, checked against its `callOptionsSchema`. */
+  callOptions?: unknown;
+  /** Per-request data for approval policies and `prepareCall` (e.g. `{ role: 'admin' }`); JSON, kept in history. */
+  runtimeContext?: Record<string, unknown>;
 }
 
 /**
@@ -82,6 +86,8 @@ export class AgentClient {
       depth: 0,
       rootWorkflowId: workflowId,
       continueAsNewEverySteps: options.continueAsNewEverySteps,
+      callOptions: options.callOptions,
+      runtimeContext: options.runtimeContext,
     };
     const handle = await this.client.workflow.start(agentWorkflow, {
       workflowId,

@@ -1,6 +1,11 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { agentWorkflow } from '../workflows/agent-workflow';
+import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../workflows/approval-types';
+import { approvalError } from './approval-errors';
 import {
+  approvalsQuery,
+  decideApprovalUpdate,
+  pendingApprovalsQuery,
   type AgentRunResult,
   type AgentStatusReport,
   endSessionSignal,
@@ -50,6 +55,40 @@ export class AgentHandle {
   /** Cancels the run: its model call, tool calls and children stop, open tool calls are closed. */
   async cancel(): Promise<void> {
     await this.handle.cancel();
+  }
+
+  /** Tool calls waiting for a human, each with the signature to present when approving. */
+  async pendingApprovals(): Promise<ApprovalRequest[]> {
+    return await this.handle.query(pendingApprovalsQuery);
+  }
+
+  /** Every approval request of the run with its decision, and decisions that were refused. */
+  async approvals(): Promise<ApprovalsReport> {
+    return await this.handle.query(approvalsQuery);
+  }
+
+  /**
+   * Approves a pending call. With a signing worker, pass the request's `signature`; pass `input`
+   * to approve only if the call's input is exactly what you saw. Rejects with a clear error otherwise.
+   */
+  async approve(
+    approvalId: string,
+    decision: { reason?: string; by?: string; signature?: string; input?: unknown } = {},
+  ): Promise<ApprovalRequest> {
+    return await this.decide({ approvalId, approved: true, ...decision });
+  }
+
+  /** Denies a pending call; the model receives an `execution-denied` result with the reason. */
+  async deny(approvalId: string, decision: { reason?: string; by?: string } = {}): Promise<ApprovalRequest> {
+    return await this.decide({ approvalId, approved: false, ...decision });
+  }
+
+  private async decide(decision: ApprovalDecisionInput): Promise<ApprovalRequest> {
+    try {
+      return await this.handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+    } catch (error) {
+      throw await approvalError(error, this.handle, decision.approvalId);
+    }
   }
 
   /** Ends a session once its current activation settles. */

@@ -1,17 +1,18 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { AgentDefinition } from '../agents/agent-definition';
+import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
 import { TranscriptCache } from '../activities/transcript-cache';
+import { ApprovalSigner } from '../activities/approval-signer';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
 
 /** Options of `createAgentWorker`. */
 export interface AgentWorkerOptions {
-  agents: readonly AgentDefinition[];
+  agents: readonly AnyAgentDefinition[];
   /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
   address?: string;
   /** An open worker connection to use instead of `address` (it stays the caller's to close). */
@@ -24,6 +25,11 @@ export interface AgentWorkerOptions {
   models?: ModelRegistry;
   /** A workflow bundle built once with `bundleWorkflowCode`, to skip bundling at start-up. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Secret (at least 32 bytes) that signs approval requests; defaults to `CADRE_APPROVAL_SECRET`.
+   * With it, approving requires the request's signature. It stays on the worker, never in history.
+   */
+  approvalSecret?: string;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -51,6 +57,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const taskQueue = options.taskQueue ?? defaultTaskQueue;
   const models = options.models ?? ModelRegistry.fromEnvironment();
   const agents = new AgentRegistry(options.agents, models);
+  const approvalSecret = options.approvalSecret ?? process.env.CADRE_APPROVAL_SECRET;
+  const signer = approvalSecret ? new ApprovalSigner(approvalSecret) : undefined;
   const ownedClientConnection = options.client ? undefined : await Connection.connect({ address });
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
   const transcripts = new TranscriptCache(client);
@@ -63,7 +71,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({ agents, models, transcripts }),
+    activities: createActivities({ agents, models, transcripts, signer }),
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...options.workerOptions,

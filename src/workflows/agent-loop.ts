@@ -1,5 +1,11 @@
-import { ActivityCancellationType, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { ToolResultPart } from 'ai';
+import {
+  ActivityCancellationType,
+  condition,
+  isCancellation,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ToolApprovalResponse, ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, ModelToolCall, RunModelStepResult } from '../activities/types';
 import type { AgentState } from './agent-state';
@@ -91,38 +97,117 @@ export class AgentLoop {
   }
 
   /**
-   * Runs the step's calls concurrently and records their results. On cancellation the calls
-   * that did finish keep their real results; the workflow closes the rest.
+   * Settles every call of the step concurrently: runs the allowed ones, answers the denied
+   * ones, and waits for a human on user-approval requests (running what they approve).
+   * On cancellation the calls that finished keep their real results; the workflow closes the rest.
    */
   private async runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
     const outputs = new Map<string, ToolResultPart['output']>();
+    const responses = new Map<string, ToolApprovalResponse>();
     const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
-        try {
-          const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
-            {
-              agent: this.spec.name,
-              workflowId: workflowInfo().workflowId,
-              runId: workflowInfo().runId,
-              promptLength,
-              toolCallId: call.toolCallId,
-              toolName: call.toolName,
-              input: call.input,
-            },
-          ]);
-          outputs.set(call.toolCallId, result.output);
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          outputs.set(call.toolCallId, {
-            type: 'error-text',
-            value: `Tool '${call.toolName}' failed: ${describeFailure(error)}`,
+        const decision = await this.decide(call);
+        const approvalId = call.approval?.approvalId;
+        if (decision && approvalId) {
+          responses.set(call.toolCallId, {
+            type: 'tool-approval-response',
+            approvalId,
+            approved: decision.approved,
+            ...(decision.reason ? { reason: decision.reason } : {}),
           });
         }
+        if (decision && !decision.approved) {
+          outputs.set(call.toolCallId, {
+            type: 'execution-denied',
+            reason: decision.reason ?? 'The tool call was denied.',
+          });
+          return;
+        }
+        outputs.set(call.toolCallId, await this.runTool(call, promptLength, call.approval?.type === 'user-approval'));
       }),
     );
-    this.state.recordToolResults(step, outputs);
+    this.state.recordToolResults(step, outputs, responses);
     const cancelled = settled.find((outcome) => outcome.status === 'rejected');
     if (cancelled) throw cancelled.reason;
+  }
+
+  /** The call's approval decision: none for `not-applicable`, the policy's for automatic ones, a human's otherwise. */
+  private async decide(call: ModelToolCall): Promise<{ approved: boolean; reason?: string } | undefined> {
+    const { approval } = call;
+    if (!approval || approval.type === 'not-applicable' || !approval.approvalId) return undefined;
+    if (approval.type !== 'user-approval') return { approved: approval.type === 'approved', reason: approval.reason };
+    const approvalId = approval.approvalId;
+    const book = this.state.approvals;
+    if (!book.get(approvalId)) {
+      book.request({
+        approvalId,
+        workflowId: workflowInfo().workflowId,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        input: call.input,
+        ...(approval.reason ? { reason: approval.reason } : {}),
+        ...(approval.signature ? { signature: approval.signature } : {}),
+        requestedAt: new Date().toISOString(),
+      });
+    }
+    this.publishWaiting();
+    const timeout = this.spec.approvalTimeout;
+    const decided = () => book.get(approvalId)?.decision !== undefined;
+    let decidedInTime = true;
+    if (timeout) decidedInTime = await condition(decided, timeout);
+    else await condition(decided);
+    if (!decidedInTime) {
+      book.decide(approvalId, {
+        approved: false,
+        reason: `No decision within ${timeout}: the approval request timed out, which counts as a denial.`,
+        by: 'cadre',
+        decidedAt: new Date().toISOString(),
+        automatic: true,
+      });
+    }
+    this.publishWaiting();
+    const decision = book.get(approvalId)?.decision;
+    return { approved: decision?.approved ?? false, reason: decision?.reason };
+  }
+
+  /** Shows `awaiting-approval` while any request of the run is pending, `running` otherwise. */
+  publishWaiting(): void {
+    const pending = this.state.approvals.pending();
+    if (pending.length === 0) {
+      this.status.publish('running');
+      return;
+    }
+    this.status.publish(
+      'awaiting-approval',
+      `waiting for a human: ${pending.map((request) => `${request.toolName} [${request.approvalId}]`).join(', ')}`,
+    );
+  }
+
+  private async runTool(
+    call: ModelToolCall,
+    promptLength: number,
+    revalidate: boolean,
+  ): Promise<ToolResultPart['output']> {
+    try {
+      const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
+        {
+          agent: this.spec.name,
+          workflowId: workflowInfo().workflowId,
+          runId: workflowInfo().runId,
+          promptLength,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          input: call.input,
+          callOptions: this.input.callOptions,
+          runtimeContext: this.input.runtimeContext,
+          ...(revalidate ? { revalidate } : {}),
+        },
+      ]);
+      return result.output;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` };
+    }
   }
 
   private shouldContinueAsNew(): boolean {

@@ -1,5 +1,7 @@
-import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
+import type { ModelMessage, ToolApprovalResponse, ToolCallPart, ToolResultPart } from 'ai';
 import type { RunModelStepResult, TokenUsage } from '../activities/types';
+import { ApprovalBook } from './approval-book';
+import type { ApprovalsReport } from './approval-types';
 import type { AgentStatus, StopReason, TranscriptPage } from './definitions';
 
 /** Everything continue-as-new carries from one run to the next. */
@@ -15,6 +17,7 @@ export interface AgentStateSnapshot {
   lastStopReason?: StopReason;
   lastError?: string;
   ended: boolean;
+  approvals: ApprovalsReport;
 }
 
 /**
@@ -35,11 +38,16 @@ export class AgentState {
   lastError?: string;
   ended = false;
   status: AgentStatus = 'starting';
+  approvals = new ApprovalBook();
 
   /** A state restored from a continue-as-new snapshot, or a fresh one. */
   static restore(snapshot?: AgentStateSnapshot): AgentState {
     const state = new AgentState();
-    if (snapshot) Object.assign(state, structuredCopy(snapshot));
+    if (snapshot) {
+      const { approvals, ...rest } = structuredCopy(snapshot);
+      Object.assign(state, rest);
+      state.approvals = new ApprovalBook(approvals.requests, approvals.refusals);
+    }
     return state;
   }
 
@@ -57,6 +65,7 @@ export class AgentState {
       lastStopReason: this.lastStopReason,
       lastError: this.lastError,
       ended: this.ended,
+      approvals: { requests: this.approvals.requests, refusals: this.approvals.refusals },
     });
   }
 
@@ -100,13 +109,20 @@ export class AgentState {
 
   /**
    * Appends one tool message answering every call of the step, in the order the model made them:
-   * the AI SDK's rejections first where it rejected a call, otherwise the executed outputs.
+   * the AI SDK's rejections first where it rejected a call, otherwise the executed outputs, each
+   * after its approval response where the call had one.
    */
-  recordToolResults(step: RunModelStepResult, outputs: ReadonlyMap<string, ToolResultPart['output']>): void {
+  recordToolResults(
+    step: RunModelStepResult,
+    outputs: ReadonlyMap<string, ToolResultPart['output']>,
+    responses: ReadonlyMap<string, ToolApprovalResponse> = new Map(),
+  ): void {
     const rejected = new Map(step.rejectedCalls.map((part) => [part.toolCallId, part]));
-    const content: ToolResultPart[] = [];
+    const content: Array<ToolResultPart | ToolApprovalResponse> = [];
     for (const call of toolCallsOf(step.assistant)) {
       const output = rejected.get(call.toolCallId)?.output ?? outputs.get(call.toolCallId);
+      const response = responses.get(call.toolCallId);
+      if (response && output) content.push(response);
       if (output) content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
     }
     if (content.length > 0) this.transcript.push({ role: 'tool', content });

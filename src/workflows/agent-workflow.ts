@@ -10,6 +10,7 @@ import {
 import type { AgentActivities } from '../activities/types';
 import { AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
+import { registerApprovalHandlers } from './approval-handlers';
 import {
   type AgentRunResult,
   type AgentStatusReport,
@@ -24,7 +25,7 @@ import { StatusPublisher } from './status-publisher';
 
 const { describeAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError'] },
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
 });
 
 /** Result text of every tool call a cancellation leaves open. */
@@ -43,6 +44,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   });
   setHandler(transcriptQuery, (args) => state.page(args?.from));
   setHandler(statusQuery, () => statusReport(input, state));
+  let loop: AgentLoop | undefined;
+  registerApprovalHandlers(state, () => loop?.publishWaiting());
 
   if (!input.state && input.prompt !== undefined) state.receive(input.prompt);
   if (input.mode === 'task' && !state.hasMessages() && !state.activationOpen && state.activations === 0) {
@@ -53,8 +56,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   }
 
   try {
-    const spec = input.spec ?? (await describeAgent({ agent: input.agent }));
-    const loop = new AgentLoop(input, spec, state, status);
+    const spec = input.spec ?? (await describeAgent({ agent: input.agent, callOptions: input.callOptions }));
+    loop = new AgentLoop(input, spec, state, status);
     for (;;) {
       if (!state.activationOpen) {
         if (input.mode === 'task' && state.activations > 0) break;
@@ -110,6 +113,7 @@ function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatus
     lastText: state.lastText,
     lastStopReason: state.lastStopReason,
     lastError: state.lastError,
+    pendingApprovals: state.approvals.pending().length,
     usage: state.usage,
   };
 }

@@ -1,14 +1,15 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
-import type { AgentSpec } from '../agents/agent-definition';
+import type { AgentSpec, RuntimeContext } from '../agents/agent-definition';
 import type { TokenUsage } from '../activities/types';
 import type { AgentStateSnapshot } from './agent-state';
+import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 
 /** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
 export type AgentMode = 'task' | 'session';
 
 /** Where a run stands; also the value of the `CadreStatus` search attribute. */
-export type AgentStatus = 'starting' | 'running' | 'idle' | 'completed' | 'failed' | 'cancelled';
+export type AgentStatus = 'starting' | 'running' | 'awaiting-approval' | 'idle' | 'completed' | 'failed' | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
 export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled';
@@ -23,6 +24,10 @@ export interface AgentWorkflowInput {
   rootWorkflowId?: string;
   spec?: AgentSpec;
   state?: AgentStateSnapshot;
+  /** Per-request options checked against the agent's `callOptionsSchema`, for `prepareCall`. */
+  callOptions?: unknown;
+  /** Per-request data (user, role, tenant) that approval policies and `prepareCall` receive. */
+  runtimeContext?: RuntimeContext;
   /** Continue as new after this many model steps in one run (tests use it; Temporal's suggestion applies anyway). */
   continueAsNewEverySteps?: number;
 }
@@ -54,6 +59,7 @@ export interface AgentStatusReport {
   lastText: string;
   lastStopReason?: StopReason;
   lastError?: string;
+  pendingApprovals: number;
   usage: TokenUsage;
 }
 
@@ -65,3 +71,11 @@ export const endSessionSignal = defineSignal('endSession');
 export const transcriptQuery = defineQuery<TranscriptPage, [{ from?: number }?]>('transcript');
 /** The run's status report. */
 export const statusQuery = defineQuery<AgentStatusReport>('status');
+/** Decides a pending approval; a decision that cannot apply is listed under `refusals` of `approvalsQuery`. */
+export const decideApprovalSignal = defineSignal<[ApprovalDecisionInput]>('decideApproval');
+/** Decides a pending approval and answers at once: unknown, decided or refused approvals fail the update. */
+export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [ApprovalDecisionInput]>('decideApproval');
+/** Requests waiting for a human, with what to present to approve them. */
+export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>('pendingApprovals');
+/** Every approval request of the run with its decision, and refused decisions. */
+export const approvalsQuery = defineQuery<ApprovalsReport>('approvals');

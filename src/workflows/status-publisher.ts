@@ -1,7 +1,7 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentState } from './agent-state';
 import type { AgentStatus } from './definitions';
-import { agentNameKey, agentStatusKey } from './search-attributes';
+import { agentNameKey, agentStatusKey, pendingApprovalsKey } from './search-attributes';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and the `CadreStatus`
@@ -11,6 +11,7 @@ import { agentNameKey, agentStatusKey } from './search-attributes';
 export class StatusPublisher {
   private readonly searchAttributesEnabled = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
   private published?: AgentStatus;
+  private publishedPending = 0;
 
   constructor(private readonly state: AgentState) {}
 
@@ -18,14 +19,19 @@ export class StatusPublisher {
   publish(status: AgentStatus, detail?: string): void {
     this.state.status = status;
     const state = this.state;
+    const pending = state.approvals.pending().length;
     setCurrentDetails(
       [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.transcript.length}`, detail]
         .filter(Boolean)
         .join(' · '),
     );
-    if (this.searchAttributesEnabled && this.published !== status) {
-      upsertSearchAttributes([{ key: agentStatusKey, value: status }]);
+    if (this.searchAttributesEnabled && (this.published !== status || this.publishedPending !== pending)) {
+      upsertSearchAttributes([
+        { key: agentStatusKey, value: status },
+        { key: pendingApprovalsKey, value: pending },
+      ]);
       this.published = status;
+      this.publishedPending = pending;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentDefinition } from '../../src/agents/agent-definition';
+import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
@@ -14,7 +14,7 @@ export interface AgentTestEnv {
 
 /** Starts a worker serving `agents` on a fresh task queue of the test run's dev server. */
 export async function startAgentTestEnv(
-  agents: AgentDefinition[],
+  agents: AnyAgentDefinition[],
   models = new ModelRegistry(),
 ): Promise<AgentTestEnv> {
   const address = testAddress();

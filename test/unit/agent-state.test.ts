@@ -9,7 +9,12 @@ function stepWithCalls(ids: string[], rejected: string[] = []): RunModelStepResu
     },
     toolCalls: ids
       .filter((id) => !rejected.includes(id))
-      .map((id) => ({ toolCallId: id, toolName: `tool_${id}`, input: {} })),
+      .map((id) => ({
+        toolCallId: id,
+        toolName: `tool_${id}`,
+        input: {},
+        approval: { type: 'not-applicable' as const },
+      })),
     rejectedCalls: rejected.map((id) => ({
       type: 'tool-result' as const,
       toolCallId: id,

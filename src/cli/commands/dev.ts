@@ -1,9 +1,9 @@
-import type { AgentDefinition } from '../../agents/agent-definition';
+import type { AnyAgentDefinition } from '../../agents/agent-definition';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { openServer } from '../open-server';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
-export async function devCommand(agents: AgentDefinition[], write: (line: string) => void): Promise<number> {
+export async function devCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
   const server = await openServer(write);
   const worker = await createAgentWorker({ agents, address: server.address, namespace: server.namespace });
   const running = worker.run();
@@ -20,7 +20,7 @@ export async function devCommand(agents: AgentDefinition[], write: (line: string
 }
 
 /** `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C. */
-export async function workerCommand(agents: AgentDefinition[], write: (line: string) => void): Promise<number> {
+export async function workerCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
   const worker = await createAgentWorker({ agents });
   const running = worker.run();
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);

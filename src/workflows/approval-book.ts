@@ -1,0 +1,64 @@
+import type { ApprovalDecision, ApprovalRequest, ApprovalRequestInput } from './approval-types';
+
+const rememberedRefusals = 20;
+
+/**
+ * The run's approval requests and decisions: plain state, no Temporal calls, carried by
+ * continue-as-new. A decision is checked against it before it is accepted.
+ */
+export class ApprovalBook {
+  constructor(
+    readonly requests: ApprovalRequest[] = [],
+    /** Decisions that could not apply (unknown id, refused signature), newest last. */
+    readonly refusals: Array<{ approvalId: string; reason: string; at: string }> = [],
+  ) {}
+
+  /** Records a user-approval request; it waits until decided. */
+  request(input: ApprovalRequestInput): ApprovalRequest {
+    const request: ApprovalRequest = { ...input, status: 'pending' };
+    this.requests.push(request);
+    return request;
+  }
+
+  /** The request with this id. */
+  get(approvalId: string): ApprovalRequest | undefined {
+    return this.requests.find((request) => request.approvalId === approvalId);
+  }
+
+  /** Requests still waiting for a human. */
+  pending(): ApprovalRequest[] {
+    return this.requests.filter((request) => request.status === 'pending');
+  }
+
+  /** Why a decision for `approvalId` cannot apply, or undefined when it can. */
+  problemWith(approvalId: unknown): string | undefined {
+    if (typeof approvalId !== 'string' || approvalId.length === 0) {
+      return `An approval decision needs an approvalId string; got ${JSON.stringify(approvalId)}.`;
+    }
+    const request = this.get(approvalId);
+    if (!request) {
+      const pending = this.pending().map((item) => item.approvalId);
+      return `Unknown approval id '${approvalId}'. Pending approvals: ${pending.length > 0 ? pending.join(', ') : 'none'}.`;
+    }
+    if (request.decision) {
+      const { approved, by, decidedAt } = request.decision;
+      return `Approval '${approvalId}' was already decided: ${approved ? 'approved' : 'denied'} by ${by} at ${decidedAt}.`;
+    }
+    return undefined;
+  }
+
+  /** Applies a decision to a pending request. */
+  decide(approvalId: string, decision: ApprovalDecision): ApprovalRequest {
+    const request = this.get(approvalId);
+    if (!request || request.decision) throw new Error(this.problemWith(approvalId));
+    request.decision = decision;
+    request.status = decision.approved ? 'approved' : 'denied';
+    return request;
+  }
+
+  /** Remembers a decision that was refused, for the approvals query. */
+  refuse(approvalId: string, reason: string, at: string): void {
+    this.refusals.push({ approvalId, reason, at });
+    if (this.refusals.length > rememberedRefusals) this.refusals.shift();
+  }
+}
