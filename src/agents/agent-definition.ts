@@ -90,8 +90,8 @@ export interface AgentSpec {
  * An agent definition of any tool set, as registries and workers hold them. The policy fields
  * are typed per agent's tools, so here they are opaque; activities read them generically.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each agent's tool set has its own type
 export type AnyAgentDefinition = Omit<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each agent's tool set has its own type
   AgentDefinition<any, any>,
   'toolApproval' | 'prepareCall' | 'callOptionsSchema'
 > & {

@@ -71,6 +71,8 @@ export class AgentLoop {
               runId: workflowInfo().runId,
               step: stepNumber,
               transcriptLength: promptLength,
+              callOptions: this.input.callOptions,
+              runtimeContext: this.input.runtimeContext,
             },
           ],
         );

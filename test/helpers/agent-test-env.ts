@@ -12,14 +12,29 @@ export interface AgentTestEnv {
   stop(): Promise<void>;
 }
 
+/** Options of a test environment: an approval secret, or a task queue to share with another worker. */
+export interface AgentTestEnvOptions {
+  models?: ModelRegistry;
+  approvalSecret?: string;
+  taskQueue?: string;
+}
+
 /** Starts a worker serving `agents` on a fresh task queue of the test run's dev server. */
 export async function startAgentTestEnv(
   agents: AnyAgentDefinition[],
-  models = new ModelRegistry(),
+  options: AgentTestEnvOptions = {},
 ): Promise<AgentTestEnv> {
   const address = testAddress();
-  const taskQueue = `test-${randomUUID()}`;
-  const worker = await createAgentWorker({ agents, address, namespace: testNamespace(), taskQueue, models });
+  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
+  const worker = await createAgentWorker({
+    agents,
+    address,
+    namespace: testNamespace(),
+    taskQueue,
+    models: options.models ?? new ModelRegistry(),
+    // An empty string keeps a CADRE_APPROVAL_SECRET of the environment out of tests that expect none.
+    approvalSecret: options.approvalSecret ?? '',
+  });
   const running = worker.run();
   const client = await AgentClient.connect({ address, namespace: testNamespace(), taskQueue });
   return {

@@ -14,21 +14,41 @@ export type ScriptEntry =
 /** A mock model that plays `script` step by step and fails loudly (non-retryable 400) when it runs out. */
 export function scriptedModel(script: ScriptEntry[], name = 'scripted'): MockLanguageModelV4 {
   let calls = 0;
+  return respondingModel(async (options) => {
+    const call = calls++;
+    const entry = script[call];
+    if (entry === undefined) {
+      throw new APICallError({
+        message: `Scripted model '${name}' ran out of steps at call ${call + 1}; the script has ${script.length}.`,
+        url: 'test://scripted',
+        requestBodyValues: {},
+        statusCode: 400,
+      });
+    }
+    return { step: typeof entry === 'function' ? await entry(options, call) : entry, call };
+  }, name);
+}
+
+/**
+ * A mock model whose every answer is a function of the prompt alone, so many runs can share it:
+ * `onUser` answers a prompt that ends with a user message, `afterTools` one that ends with tool results.
+ */
+export function reactiveModel(onUser: ScriptedStep, afterTools: ScriptedStep = { text: 'done' }, name = 'reactive') {
+  return respondingModel(async (options) => {
+    const last = options.prompt[options.prompt.length - 1];
+    return { step: last?.role === 'tool' ? afterTools : onUser, call: options.prompt.length };
+  }, name);
+}
+
+function respondingModel(
+  respond: (options: LanguageModelV4CallOptions) => Promise<{ step: ScriptedStep; call: number }>,
+  name: string,
+): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     provider: 'test',
     modelId: name,
     doGenerate: async (options) => {
-      const call = calls++;
-      const entry = script[call];
-      if (entry === undefined) {
-        throw new APICallError({
-          message: `Scripted model '${name}' ran out of steps at call ${call + 1}; the script has ${script.length}.`,
-          url: 'test://scripted',
-          requestBodyValues: {},
-          statusCode: 400,
-        });
-      }
-      const step = typeof entry === 'function' ? await entry(options, call) : entry;
+      const { step, call } = await respond(options);
       const content: LanguageModelV4Content[] = [];
       if (step.text) content.push({ type: 'text', text: step.text });
       (step.toolCalls ?? []).forEach((toolCall, index) =>

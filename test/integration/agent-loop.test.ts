@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { agentStatusKey } from '../../src/workflows/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { waitFor } from '../helpers/wait';
 import { promptTexts, scriptedModel } from '../helpers/scripted-model';
 
 const add = tool({
@@ -139,11 +140,3 @@ describe('the agent loop on a real Temporal server', () => {
     ]);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

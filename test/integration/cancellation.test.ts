@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { cancelledToolResult } from '../../src/workflows/agent-workflow';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { waitFor } from '../helpers/wait';
 import { scriptedModel } from '../helpers/scripted-model';
 
 const events: string[] = [];
@@ -60,7 +61,7 @@ describe('cancelling an agent run', () => {
 
   it('aborts the in-flight model call and ends the workflow as cancelled', async () => {
     const handle = await env.client.start('thinker', { prompt: 'think hard' });
-    await waitUntil(() => events.includes('model call started'));
+    await waitFor(() => events.includes('model call started'));
     await handle.cancel();
     const failure = await handle.result().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
@@ -71,7 +72,7 @@ describe('cancelling an agent run', () => {
 
   it('aborts running tools, keeps finished results and closes the open calls so the transcript stays valid model input', async () => {
     const handle = await env.client.start('worker', { prompt: 'work' });
-    await waitUntil(() => events.includes('tool started'));
+    await waitFor(() => events.includes('tool started'));
     await handle.cancel();
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     expect(events).toEqual(['tool started', 'tool aborted']);
@@ -90,11 +91,3 @@ describe('cancelling an agent run', () => {
     ]);
   });
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
