@@ -1,0 +1,46 @@
+/**
+ * A worker in its own process, for the crash test: serves one agent whose scripted model
+ * appends a line to CALLS_FILE per call, so calls are counted across processes.
+ */
+import { appendFileSync } from 'node:fs';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { defineAgent } from '../../src/agents/define-agent';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { reactiveModel } from '../helpers/scripted-model';
+import { countingTool } from './fixtures';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+const [address, taskQueue, callsFile] = process.argv.slice(2) as [string, string, string];
+const model = reactiveModel({
+  toolCalls: [{ toolName: 'remove', input: { path: '/var/log/old' }, toolCallId: 'rm-1' }],
+});
+const generate = model.doGenerate.bind(model);
+model.doGenerate = async (options) => {
+  appendFileSync(callsFile, `${process.pid}\n`);
+  return await generate(options);
+};
+
+async function main(): Promise<void> {
+  const worker = await createAgentWorker({
+    agents: [
+      defineAgent({
+        name: 'durable',
+        model,
+        tools: { remove: countingTool('remove') },
+        toolApproval: { remove: 'user-approval' },
+      }),
+    ],
+    address,
+    taskQueue,
+    models: new ModelRegistry(),
+    approvalSecret: '',
+  });
+  process.stdout.write('ready\n');
+  await worker.run();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
