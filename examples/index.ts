@@ -1,5 +1,6 @@
 import type { AnyAgentDefinition } from '../src/agents/agent-definition';
 import { assistant } from './assistant/agent';
+import { fileManager } from './file-manager/agent';
 
 /** Every example agent, served by `cadre dev` and `cadre worker` when no agent module is given. */
-export const exampleAgents: AnyAgentDefinition[] = [assistant];
+export const exampleAgents: AnyAgentDefinition[] = [assistant, fileManager];

@@ -1,9 +1,11 @@
 /**
  * Records the histories that the replay test replays. Run it only when a change to the
  * workflow is meant to be incompatible with running agents (and say so in the change):
- *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories
+ *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
+ * Existing files are kept unless --force: old histories prove that runs started by earlier
+ * versions still replay.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
 import { historyAgent } from '../../bench/history-agent';
@@ -36,27 +38,45 @@ async function main(): Promise<void> {
     await waitForActivations(client, 'replay-session', 2);
     await session.end();
     await session.result();
-    for (const id of ['replay-task', 'replay-session']) {
+    const approval = await client.start('file-manager', {
+      prompt: 'old.log',
+      workflowId: 'replay-approval',
+      runtimeContext: { role: 'admin' },
+    });
+    await waitForPendingApproval(client, 'replay-approval');
+    await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
+    await approval.result();
+    for (const id of ['replay-task', 'replay-session', 'replay-approval']) {
       const history = await client.client.workflow.getHandle(id).fetchHistory();
-      writeFileSync(
-        join(__dirname, 'histories', `${id}.json`),
-        `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`,
-      );
+      save(`${id}.json`, historyToJSON(history));
     }
     // The first run of the continue-as-new chain, which ends by continuing as new.
     const first = await client.client.workflow.list({ query: `WorkflowId = 'replay-continue-as-new'` });
     for await (const execution of first) {
       if (execution.status.name === 'CONTINUED_AS_NEW') {
         const history = await client.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-        writeFileSync(
-          join(__dirname, 'histories', 'replay-continue-as-new.json'),
-          `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`,
-        );
+        save('replay-continue-as-new.json', historyToJSON(history));
         break;
       }
     }
   });
   await client.close();
+}
+
+function save(file: string, json: string): void {
+  const path = join(__dirname, 'histories', file);
+  if (existsSync(path) && !process.argv.includes('--force')) {
+    console.log(`kept ${file}`);
+    return;
+  }
+  writeFileSync(path, `${JSON.stringify(JSON.parse(json), null, 1)}\n`);
+  console.log(`recorded ${file}`);
+}
+
+async function waitForPendingApproval(client: AgentClient, id: string): Promise<void> {
+  while ((await client.getHandle(id).pendingApprovals()).length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function waitForActivations(client: AgentClient, id: string, count: number): Promise<void> {

@@ -7,7 +7,12 @@ const histories = readdirSync(directory).filter((file) => file.endsWith('.json')
 
 describe('replaying recorded histories', () => {
   it('has recorded histories to replay', () => {
-    expect(histories).toEqual(['replay-continue-as-new.json', 'replay-session.json', 'replay-task.json']);
+    expect(histories).toEqual([
+      'replay-approval.json',
+      'replay-continue-as-new.json',
+      'replay-session.json',
+      'replay-task.json',
+    ]);
   });
 
   it.each(histories)('replays %s without a nondeterminism error', async (file) => {

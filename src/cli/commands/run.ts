@@ -1,17 +1,23 @@
 import { AgentClient } from '../../client/agent-client';
 import { defaultUiUrl } from '../open-server';
+import { promptForApprovals } from '../approval-prompter';
 import { followTranscript } from '../transcript-printer';
 
 /** `cadre run <agent> "<prompt>"`: starts a run on a running worker, prints its steps, answer and UI link. */
-export async function runCommand(agent: string, prompt: string, write: (line: string) => void): Promise<number> {
+export async function runCommand(
+  agent: string,
+  prompt: string,
+  write: (line: string) => void,
+  runtimeContext?: Record<string, unknown>,
+): Promise<number> {
   const client = await AgentClient.connect({
     uiUrl: process.env.CADRE_UI_URL ?? (process.env.TEMPORAL_ADDRESS ? undefined : defaultUiUrl),
   });
   try {
-    const handle = await client.start(agent, { prompt });
+    const handle = await client.start(agent, { prompt, runtimeContext });
     write(`[cadre] workflow ${handle.workflowId}`);
     const result = handle.result();
-    await followTranscript(handle, result, write);
+    await Promise.all([followTranscript(handle, result, write), promptForApprovals(handle, result, write)]);
     try {
       const { text, steps, stopReason } = await result;
       write('');

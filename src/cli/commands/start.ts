@@ -2,6 +2,7 @@ import { exampleAgents } from '../../../examples';
 import { AgentClient } from '../../client/agent-client';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { openServer } from '../open-server';
+import { promptForApprovals } from '../approval-prompter';
 import { followTranscript } from '../transcript-printer';
 
 /** The default prompt of `npm start`. */
@@ -32,7 +33,7 @@ export async function startCommand(prompt: string | undefined, write: (line: str
     const handle = await client.start('assistant', { prompt: prompt ?? defaultStartPrompt });
     write(`[cadre] workflow ${handle.workflowId}`);
     const result = handle.result();
-    await followTranscript(handle, result, write);
+    await Promise.all([followTranscript(handle, result, write), promptForApprovals(handle, result, write)]);
     const { text, steps, stopReason } = await result;
     write('');
     write(`Final answer (${steps} steps, ${stopReason}):`);
