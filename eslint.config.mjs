@@ -31,9 +31,9 @@ export default tseslint.config(
             { name: `node:${name}`, message: 'Workflow code runs in the sandbox: do I/O in an activity.' },
           ]),
           patterns: [
-            { group: ['../activities/*', '!../activities/types'], message: 'Import activities with `import type` from ../activities/types.' },
+            { group: ['../activities/*'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
             { group: ['ai', '@ai-sdk/*'], allowTypeImports: true, message: 'The workflow imports the AI SDK for types only.' },
-            { group: ['../agents/*', '!../agents/agent-definition'], message: 'Agent definitions hold user code; the workflow gets the AgentSpec.' },
+            { group: ['../agents/*'], allowTypeImports: true, message: 'Agent definitions hold user code; the workflow imports their types only.' },
           ],
         },
       ],

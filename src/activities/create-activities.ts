@@ -6,15 +6,15 @@ import { createRunModelStep } from './model-step';
 import { createRunTool } from './run-tool';
 import { createVerifyApproval } from './verify-approval';
 import { validateCallOptions } from './call-settings';
-import type { AgentActivities, DescribeAgentArgs } from './types';
+import type { AgentActivities, DescribeAgentArgs, MapSubagentOutputArgs, RunToolResult } from './types';
 
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({ agent, callOptions }: DescribeAgentArgs): Promise<AgentSpec> {
+    async describeAgent({ agent, callOptions, overrides }: DescribeAgentArgs): Promise<AgentSpec> {
       try {
         await validateCallOptions(deps.agents.get(agent), callOptions);
-        return deps.agents.spec(agent);
+        return deps.agents.spec(agent, overrides);
       } catch (error) {
         if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
         throw error;
@@ -23,5 +23,10 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     runModelStep: createRunModelStep(deps),
     runTool: createRunTool(deps),
     verifyApproval: createVerifyApproval(deps),
+    async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<RunToolResult> {
+      const map = deps.agents.get(agent).subagents?.[toolName]?.toModelOutput;
+      const output = map ? await map(result) : result.text;
+      return { output: typeof output === 'string' ? { type: 'text', value: output } : output };
+    },
   };
 }

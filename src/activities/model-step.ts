@@ -1,29 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { generateText, type Tool, type ToolResultPart, type ToolSet } from 'ai';
-import type { AnyAgentDefinition } from '../agents/agent-definition';
+import { generateText, type ToolResultPart } from 'ai';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
+import { modelTools } from './model-tools';
 import { keepHeartbeating } from './heartbeat';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
-
-const schemaOnlyTools = new WeakMap<AnyAgentDefinition, ToolSet>();
-
-/** The agent's tools without `execute`: the AI SDK parses and validates calls, Cadre runs them as activities. */
-function toolSchemas(agent: AnyAgentDefinition): ToolSet {
-  let tools = schemaOnlyTools.get(agent);
-  if (!tools) {
-    tools = Object.fromEntries(
-      (Object.entries(agent.tools ?? {}) as Array<[string, Tool]>).map(([name, tool]) => [
-        name,
-        { ...tool, execute: undefined },
-      ]),
-    ) as ToolSet;
-    schemaOnlyTools.set(agent, tools);
-  }
-  return tools;
-}
 
 /** Builds `runModelStep`: one call to the model with the transcript read from the workflow. */
 export function createRunModelStep(deps: ActivityDependencies) {
@@ -35,16 +18,17 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const model = deps.models.resolve(args.modelRoute);
       const messages = await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength);
       const settings = await resolveCallSettings(agent, args);
-      const tools = toolSchemas(agent);
+      const tools = modelTools(agent, args.overrides?.toolFilter);
       const result = await generateText({
         model,
-        instructions: settings.instructions,
+        instructions: [settings.instructions, args.overrides?.persona].filter(Boolean).join('\n\n') || undefined,
         messages,
         tools,
         // Temporal's retry policy owns retries, with backoff that survives worker restarts.
         maxRetries: 0,
         abortSignal: context.cancellationSignal,
         ...settings.modelSettings,
+        ...args.overrides?.modelSettings,
       });
       const [assistant, toolMessage] = result.response.messages;
       if (!assistant || assistant.role !== 'assistant') {

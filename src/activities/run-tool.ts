@@ -12,9 +12,13 @@ export function createRunTool(deps: ActivityDependencies) {
     const context = Context.current();
     const agent = deps.agents.get(args.agent);
     const limit = agent.maxToolOutputChars ?? defaultMaxToolOutputChars;
-    const tool = agent.tools?.[args.toolName];
+    const filter = args.overrides?.toolFilter;
+    const tool = !filter || filter.includes(args.toolName) ? agent.tools?.[args.toolName] : undefined;
     if (!tool?.execute) {
-      const available = Object.keys(agent.tools ?? {}).join(', ') || '(none)';
+      const available =
+        Object.keys(agent.tools ?? {})
+          .filter((name) => !filter || filter.includes(name))
+          .join(', ') || '(none)';
       return {
         output: {
           type: 'error-text',

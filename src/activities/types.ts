@@ -1,5 +1,6 @@
 import type { AssistantModelMessage, ToolResultPart } from 'ai';
-import type { AgentSpec, RuntimeContext } from '../agents/agent-definition';
+import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
+import type { SubagentResult } from '../agents/subagent-definition';
 
 /** Token counts of one or more model steps. */
 export interface TokenUsage {
@@ -12,12 +13,16 @@ export interface DescribeAgentArgs {
   agent: string;
   /** Checked against the agent's `callOptionsSchema` before the first step. */
   callOptions?: unknown;
+  /** A parent's changes for this child run. */
+  overrides?: AgentOverrides;
 }
 
 /** The run's per-request data that policies and `prepareCall` see. */
 export interface CallContext {
   callOptions?: unknown;
   runtimeContext?: RuntimeContext;
+  /** A parent's persona, tool filter and model settings for this child run. */
+  overrides?: AgentOverrides;
 }
 
 /** A policy's answer, normalized: `undefined` and `'not-applicable'` both mean run without approval metadata. */
@@ -104,6 +109,13 @@ export interface VerifyApprovalResult {
   reason?: string;
 }
 
+/** Input of `mapSubagentOutput`: a finished child's result, for the parent's `toModelOutput`. */
+export interface MapSubagentOutputArgs {
+  agent: string;
+  toolName: string;
+  result: SubagentResult;
+}
+
 /** A tool's output as the model will see it, already cut to the agent's size limit. */
 export interface RunToolResult {
   output: ToolResultPart['output'];
@@ -115,4 +127,5 @@ export interface AgentActivities {
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;
+  mapSubagentOutput(args: MapSubagentOutputArgs): Promise<RunToolResult>;
 }

@@ -1,5 +1,6 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { FlexibleSchema, LanguageModel, ToolApprovalConfiguration, ToolSet } from 'ai';
+import type { SubagentDefinition, SubagentSpec } from './subagent-definition';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
@@ -69,6 +70,8 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   modelStepTimeout?: string;
   /** Longest a single tool call may take (Temporal duration). Default `'10 minutes'`. */
   toolTimeout?: string;
+  /** Subagents by tool name: each call runs another agent as a child workflow. */
+  subagents?: Record<string, SubagentDefinition>;
 }
 
 /**
@@ -84,6 +87,16 @@ export interface AgentSpec {
   toolTimeout: string;
   modelRetry: Required<ModelRetrySettings>;
   approvalTimeout?: string;
+  /** Absent in specs recorded before subagents existed. */
+  subagents?: Record<string, SubagentSpec>;
+}
+
+/** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */
+export interface AgentOverrides {
+  persona?: string;
+  toolFilter?: string[];
+  modelRoute?: string;
+  modelSettings?: ModelCallSettings;
 }
 
 /**

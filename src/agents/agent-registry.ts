@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors';
-import type { AnyAgentDefinition, AgentSpec } from './agent-definition';
+import type { AgentOverrides, AgentSpec, AnyAgentDefinition } from './agent-definition';
+import type { SubagentSpec } from './subagent-definition';
 import type { ModelRegistry } from './model-registry';
 
 const defaults = {
@@ -20,6 +21,8 @@ export class AgentRegistry {
   constructor(
     agents: readonly AnyAgentDefinition[],
     private readonly models: ModelRegistry,
+    /** Delegation depth allowed where a subagent entry sets none (the root is depth 0). */
+    private readonly defaultMaxDepth = 1,
   ) {
     for (const agent of agents) {
       if (this.agents.has(agent.name)) {
@@ -28,6 +31,20 @@ export class AgentRegistry {
       this.agents.set(agent.name, agent);
       if (agent.model !== undefined && typeof agent.model !== 'string') {
         models.register(this.modelRouteOf(agent), agent.model);
+      }
+    }
+  }
+
+  /** Throws when a subagent entry names an agent this registry does not have. */
+  checkSubagents(): void {
+    for (const agent of this.agents.values()) {
+      for (const [toolName, subagent] of Object.entries(agent.subagents ?? {})) {
+        if (!this.agents.has(subagent.agent)) {
+          throw new ConfigurationError(
+            `Subagent '${toolName}' of agent '${agent.name}' runs agent '${subagent.agent}', which this worker does not serve. ` +
+              `Register it too; this worker serves: ${this.names().join(', ')}.`,
+          );
+        }
       }
     }
   }
@@ -48,15 +65,31 @@ export class AgentRegistry {
     return agent;
   }
 
-  /** The serializable spec of agent `name`, with defaults filled in and its model route checked. */
-  spec(name: string): AgentSpec {
+  /** The serializable spec of agent `name` (with a parent's overrides), defaults filled in and its model route checked. */
+  spec(name: string, overrides: AgentOverrides = {}): AgentSpec {
     const agent = this.get(name);
-    const modelRoute = this.modelRouteOf(agent);
+    const modelRoute = overrides.modelRoute ?? this.modelRouteOf(agent);
     this.models.resolve(modelRoute);
+    const toolNames = Object.keys(agent.tools ?? {});
     return {
       name: agent.name,
       modelRoute,
-      toolNames: Object.keys(agent.tools ?? {}),
+      toolNames: overrides.toolFilter ? toolNames.filter((tool) => overrides.toolFilter?.includes(tool)) : toolNames,
+      subagents: Object.fromEntries(
+        Object.entries(agent.subagents ?? {}).map(([toolName, subagent]): [string, SubagentSpec] => [
+          toolName,
+          {
+            agent: subagent.agent,
+            context: subagent.context ?? 'fresh',
+            maxDepth: subagent.maxDepth ?? this.defaultMaxDepth,
+            mapsOutput: typeof subagent.toModelOutput === 'function',
+            ...(subagent.persona ? { persona: subagent.persona } : {}),
+            ...(subagent.toolFilter ? { toolFilter: subagent.toolFilter } : {}),
+            ...(subagent.model ? { modelRoute: subagent.model } : {}),
+            ...(subagent.modelSettings ? { modelSettings: subagent.modelSettings } : {}),
+          },
+        ]),
+      ),
       maxSteps: agent.maxSteps ?? defaults.maxSteps,
       modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,

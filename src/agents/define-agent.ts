@@ -37,5 +37,22 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never>(
       );
     }
   }
+  for (const [toolName, subagent] of Object.entries(definition.subagents ?? {})) {
+    if (definition.tools && toolName in definition.tools) {
+      throw new ConfigurationError(
+        `Agent '${definition.name}' has a tool and a subagent both named '${toolName}'. Give the subagent another name.`,
+      );
+    }
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(toolName)) {
+      throw new ConfigurationError(
+        `Subagent name '${toolName}' of agent '${definition.name}' is not a valid tool name. Use letters, digits, '-' or '_'.`,
+      );
+    }
+    if (subagent.maxDepth !== undefined && (!Number.isInteger(subagent.maxDepth) || subagent.maxDepth < 0)) {
+      throw new ConfigurationError(
+        `Subagent '${toolName}' of agent '${definition.name}' has maxDepth ${String(subagent.maxDepth)}. Use a whole number, 0 or more.`,
+      );
+    }
+  }
   return definition;
 }

@@ -30,6 +30,8 @@ export interface AgentWorkerOptions {
    * With it, approving requires the request's signature. It stays on the worker, never in history.
    */
   approvalSecret?: string;
+  /** Delegation depth allowed where a subagent entry sets none (the root is 0). Default 1. */
+  maxDepth?: number;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -56,7 +58,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
   const taskQueue = options.taskQueue ?? defaultTaskQueue;
   const models = options.models ?? ModelRegistry.fromEnvironment();
-  const agents = new AgentRegistry(options.agents, models);
+  const agents = new AgentRegistry(options.agents, models, options.maxDepth);
+  agents.checkSubagents();
   const approvalSecret = options.approvalSecret ?? process.env.CADRE_APPROVAL_SECRET;
   const signer = approvalSecret ? new ApprovalSigner(approvalSecret) : undefined;
   const ownedClientConnection = options.client ? undefined : await Connection.connect({ address });

@@ -12,6 +12,7 @@ import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from './definitions';
 import { describeFailure } from './failures';
 import type { StatusPublisher } from './status-publisher';
+import type { SubagentRunner } from './subagent-runner';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
@@ -33,6 +34,7 @@ export class AgentLoop {
     private readonly spec: AgentSpec,
     private readonly state: AgentState,
     private readonly status: StatusPublisher,
+    private readonly subagents: SubagentRunner,
   ) {
     this.model = proxyActivities<AgentActivities>({
       startToCloseTimeout: spec.modelStepTimeout,
@@ -73,6 +75,7 @@ export class AgentLoop {
               transcriptLength: promptLength,
               callOptions: this.input.callOptions,
               runtimeContext: this.input.runtimeContext,
+              overrides: this.input.overrides,
             },
           ],
         );
@@ -125,7 +128,12 @@ export class AgentLoop {
           });
           return;
         }
-        outputs.set(call.toolCallId, await this.runTool(call, promptLength, call.approval?.type === 'user-approval'));
+        outputs.set(
+          call.toolCallId,
+          this.subagents.handles(call.toolName)
+            ? await this.subagents.run(call)
+            : await this.runTool(call, promptLength, call.approval?.type === 'user-approval'),
+        );
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
@@ -151,6 +159,13 @@ export class AgentLoop {
         ...(approval.signature ? { signature: approval.signature } : {}),
         requestedAt: new Date().toISOString(),
       });
+      this.state.events.emit({
+        type: 'approval-requested',
+        approvalId,
+        toolName: call.toolName,
+        input: call.input,
+        ...(approval.reason ? { reason: approval.reason } : {}),
+      });
     }
     this.publishWaiting();
     const timeout = this.spec.approvalTimeout;
@@ -169,6 +184,13 @@ export class AgentLoop {
     }
     this.publishWaiting();
     const decision = book.get(approvalId)?.decision;
+    this.state.events.emit({
+      type: 'approval-decided',
+      approvalId,
+      approved: decision?.approved ?? false,
+      by: decision?.by ?? 'unknown',
+      ...(decision?.reason ? { reason: decision.reason } : {}),
+    });
     return { approved: decision?.approved ?? false, reason: decision?.reason };
   }
 
@@ -202,6 +224,7 @@ export class AgentLoop {
           input: call.input,
           callOptions: this.input.callOptions,
           runtimeContext: this.input.runtimeContext,
+          overrides: this.input.overrides,
           ...(revalidate ? { revalidate } : {}),
         },
       ]);

@@ -2,6 +2,7 @@ import type { ModelMessage, ToolApprovalResponse, ToolCallPart, ToolResultPart }
 import type { RunModelStepResult, TokenUsage } from '../activities/types';
 import { ApprovalBook } from './approval-book';
 import type { ApprovalsReport } from './approval-types';
+import { type AgentEvent, EventLog, preview } from './event-log';
 import type { AgentStatus, StopReason, TranscriptPage } from './definitions';
 
 /** Everything continue-as-new carries from one run to the next. */
@@ -18,6 +19,19 @@ export interface AgentStateSnapshot {
   lastError?: string;
   ended: boolean;
   approvals: ApprovalsReport;
+  activationStart: number;
+  children: ChildRun[];
+  events: { kept: AgentEvent[]; next: number };
+}
+
+/** A subagent run started by this one. */
+export interface ChildRun {
+  workflowId: string;
+  toolName: string;
+  toolCallId: string;
+  agent: string;
+  depth: number;
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted';
 }
 
 /**
@@ -39,14 +53,21 @@ export class AgentState {
   ended = false;
   status: AgentStatus = 'starting';
   approvals = new ApprovalBook();
+  /** Transcript index where the current activation began: a fork child sees what is before it. */
+  activationStart = 0;
+  children: ChildRun[] = [];
+  interruptRequested = false;
+  events = new EventLog('', 0);
 
   /** A state restored from a continue-as-new snapshot, or a fresh one. */
-  static restore(snapshot?: AgentStateSnapshot): AgentState {
+  static restore(snapshot?: AgentStateSnapshot, identity = { workflowId: '', depth: 0 }): AgentState {
     const state = new AgentState();
+    state.events = new EventLog(identity.workflowId, identity.depth);
     if (snapshot) {
-      const { approvals, ...rest } = structuredCopy(snapshot);
+      const { approvals, events, ...rest } = structuredCopy(snapshot);
       Object.assign(state, rest);
       state.approvals = new ApprovalBook(approvals.requests, approvals.refusals);
+      state.events = new EventLog(identity.workflowId, identity.depth, events.kept, events.next);
     }
     return state;
   }
@@ -66,6 +87,9 @@ export class AgentState {
       lastError: this.lastError,
       ended: this.ended,
       approvals: { requests: this.approvals.requests, refusals: this.approvals.refusals },
+      activationStart: this.activationStart,
+      children: this.children,
+      events: { kept: this.events.events, next: this.events.next },
     });
   }
 
@@ -83,6 +107,7 @@ export class AgentState {
   openActivation(): void {
     this.activationOpen = true;
     this.activationSteps = 0;
+    this.activationStart = this.transcript.length;
     this.activations += 1;
     this.lastError = undefined;
     this.drainInbox();
@@ -91,7 +116,10 @@ export class AgentState {
   /** Moves queued messages into the transcript; called before every model step. */
   drainInbox(): number {
     const count = this.inbox.length;
-    for (const text of this.inbox.splice(0)) this.transcript.push({ role: 'user', content: text });
+    for (const text of this.inbox.splice(0)) {
+      this.transcript.push({ role: 'user', content: text });
+      this.events.emit({ type: 'user-message', text });
+    }
     return count;
   }
 
@@ -105,6 +133,10 @@ export class AgentState {
     };
     this.transcript.push(step.assistant);
     this.lastText = step.text;
+    if (step.text) this.events.emit({ type: 'text', step: this.steps, text: step.text });
+    for (const call of toolCallsOf(step.assistant)) {
+      this.events.emit({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    }
   }
 
   /**
@@ -125,7 +157,23 @@ export class AgentState {
       if (response && output) content.push(response);
       if (output) content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
     }
-    if (content.length > 0) this.transcript.push({ role: 'tool', content });
+    this.appendToolMessage(content);
+  }
+
+  private appendToolMessage(content: Array<ToolResultPart | ToolApprovalResponse>): void {
+    if (content.length === 0) return;
+    this.transcript.push({ role: 'tool', content });
+    for (const part of content) {
+      if (part.type !== 'tool-result') continue;
+      const output = part.output as { type: string; value?: unknown; reason?: string };
+      this.events.emit({
+        type: 'tool-result',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        outputType: output.type,
+        preview: preview(output.type === 'execution-denied' ? (output.reason ?? 'denied') : output.value),
+      });
+    }
   }
 
   /** Ends the current activation with its reason; `error` is kept for the status report. */
@@ -141,16 +189,14 @@ export class AgentState {
    */
   closeOpenToolCalls(reason: string): number {
     const open = this.openToolCalls();
-    if (open.length === 0) return 0;
-    this.transcript.push({
-      role: 'tool',
-      content: open.map((call) => ({
+    this.appendToolMessage(
+      open.map((call) => ({
         type: 'tool-result' as const,
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         output: { type: 'error-text' as const, value: reason },
       })),
-    });
+    );
     return open.length;
   }
 

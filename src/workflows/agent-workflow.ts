@@ -6,6 +6,7 @@ import {
   isCancellation,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import { AgentLoop } from './agent-loop';
@@ -15,13 +16,17 @@ import {
   type AgentRunResult,
   type AgentStatusReport,
   type AgentWorkflowInput,
+  childrenQuery,
   endSessionSignal,
+  eventsQuery,
+  interruptSignal,
   sendMessageSignal,
   statusQuery,
   transcriptQuery,
 } from './definitions';
 import { agentFailure } from './failures';
 import { StatusPublisher } from './status-publisher';
+import { SubagentRunner } from './subagent-runner';
 
 const { describeAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -30,24 +35,38 @@ const { describeAgent } = proxyActivities<AgentActivities>({
 
 /** Result text of every tool call a cancellation leaves open. */
 export const cancelledToolResult = 'Cancelled: the agent run was cancelled before this tool call finished.';
+/** Result text of every tool call an interrupt leaves open. */
+export const interruptedToolResult = 'Interrupted: the user stopped this turn before the tool call finished.';
 
 /**
  * One agent run: an inbox, the step loop, and (in session mode) waiting for the next message.
- * Handlers and the loop live in their own modules; this function only wires them together.
+ * Handlers, the loop and subagents live in their own modules; this function wires them together.
  */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  const state = AgentState.restore(input.state);
+  const state = AgentState.restore(input.state, { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 });
   const status = new StatusPublisher(state);
+  let activation: CancellationScope | undefined;
+  let loop: AgentLoop | undefined;
   setHandler(sendMessageSignal, ({ text }) => state.receive(text));
   setHandler(endSessionSignal, () => {
     state.ended = true;
   });
+  setHandler(interruptSignal, () => {
+    if (!activation) return;
+    state.interruptRequested = true;
+    activation.cancel();
+  });
   setHandler(transcriptQuery, (args) => state.page(args?.from));
   setHandler(statusQuery, () => statusReport(input, state));
-  let loop: AgentLoop | undefined;
+  setHandler(eventsQuery, (args) => state.events.page(args?.from));
+  setHandler(childrenQuery, () => state.children);
   registerApprovalHandlers(state, () => loop?.publishWaiting());
 
-  if (!input.state && input.prompt !== undefined) state.receive(input.prompt);
+  if (!input.state) {
+    if (input.initialTranscript) state.transcript = [...input.initialTranscript];
+    state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
+    if (input.prompt !== undefined) state.receive(input.prompt);
+  }
   if (input.mode === 'task' && !state.hasMessages() && !state.activationOpen && state.activations === 0) {
     throw agentFailure(
       'InvalidAgentInput',
@@ -56,8 +75,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   }
 
   try {
-    const spec = input.spec ?? (await describeAgent({ agent: input.agent, callOptions: input.callOptions }));
-    loop = new AgentLoop(input, spec, state, status);
+    const spec =
+      input.spec ??
+      (await describeAgent({ agent: input.agent, callOptions: input.callOptions, overrides: input.overrides }));
+    loop = new AgentLoop(
+      input,
+      spec,
+      state,
+      status,
+      new SubagentRunner(input, spec, state, status.searchAttributesEnabled),
+    );
     for (;;) {
       if (!state.activationOpen) {
         if (input.mode === 'task' && state.activations > 0) break;
@@ -67,7 +94,20 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
           if (!state.hasMessages()) break;
         }
       }
-      if ((await loop.runActivation()) === 'continue-as-new') {
+      const current = loop;
+      activation = new CancellationScope();
+      const outcome = await activation
+        .run(() => current.runActivation())
+        .catch((error: unknown) => {
+          if (!state.interruptRequested || !isCancellation(error) || CancellationScope.current().consideredCancelled)
+            throw error;
+          state.closeOpenToolCalls(interruptedToolResult);
+          state.closeActivation('interrupted');
+          return 'settled' as const;
+        });
+      activation = undefined;
+      state.interruptRequested = false;
+      if (outcome === 'continue-as-new') {
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentWorkflow>({
           ...input,
@@ -78,23 +118,24 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       }
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         status.publish('failed', state.lastError);
-        throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.');
+        state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
+        throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
+          { partialText: state.lastText, steps: state.steps },
+        ]);
       }
     }
     status.publish('completed');
+    const stopReason = state.lastStopReason ?? 'completed';
+    state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
     await condition(allHandlersFinished);
-    return {
-      text: state.lastText,
-      stopReason: state.lastStopReason ?? 'completed',
-      steps: state.steps,
-      usage: state.usage,
-    };
+    return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
   } catch (error) {
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {
         state.closeOpenToolCalls(cancelledToolResult);
         state.closeActivation('cancelled');
         status.publish('cancelled');
+        state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
       });
     }
     throw error;

@@ -1,8 +1,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
-import type { AgentSpec, RuntimeContext } from '../agents/agent-definition';
+import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
 import type { TokenUsage } from '../activities/types';
-import type { AgentStateSnapshot } from './agent-state';
+import type { AgentStateSnapshot, ChildRun } from './agent-state';
+import type { EventPage } from './event-log';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 
 /** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
@@ -12,7 +13,7 @@ export type AgentMode = 'task' | 'session';
 export type AgentStatus = 'starting' | 'running' | 'awaiting-approval' | 'idle' | 'completed' | 'failed' | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
-export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled';
+export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted';
 
 /** Input of `agentWorkflow`; `spec` and `state` are carried by continue-as-new. */
 export interface AgentWorkflowInput {
@@ -20,8 +21,15 @@ export interface AgentWorkflowInput {
   mode: AgentMode;
   /** First user message; required in task mode. */
   prompt?: string;
+  /** 0 for a root agent, parent's depth + 1 for a subagent. */
   depth?: number;
   rootWorkflowId?: string;
+  /** Set on subagents: the workflow id (not run id) of the parent, which survives its continue-as-new. */
+  parentWorkflowId?: string;
+  /** A parent's persona, tool filter and model for this subagent run. */
+  overrides?: AgentOverrides;
+  /** Messages a fork subagent starts from: its parent's conversation before the current turn. */
+  initialTranscript?: ModelMessage[];
   spec?: AgentSpec;
   state?: AgentStateSnapshot;
   /** Per-request options checked against the agent's `callOptionsSchema`, for `prepareCall`. */
@@ -67,6 +75,8 @@ export interface AgentStatusReport {
 export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
 /** Ends a session once its current activation settles. */
 export const endSessionSignal = defineSignal('endSession');
+/** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
+export const interruptSignal = defineSignal('interrupt');
 /** Transcript messages from index `from` (default 0); model-step activities read their prompt with it. */
 export const transcriptQuery = defineQuery<TranscriptPage, [{ from?: number }?]>('transcript');
 /** The run's status report. */
@@ -79,3 +89,7 @@ export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [ApprovalDecis
 export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>('pendingApprovals');
 /** Every approval request of the run with its decision, and refused decisions. */
 export const approvalsQuery = defineQuery<ApprovalsReport>('approvals');
+/** The run's events from sequence number `from`; `handle.stream()` follows a whole tree with it. */
+export const eventsQuery = defineQuery<EventPage, [{ from?: number }?]>('events');
+/** The subagent runs this run started, with their state. */
+export const childrenQuery = defineQuery<ChildRun[]>('children');

@@ -11,7 +11,7 @@ export function describeFailure(error: unknown): string {
   return message;
 }
 
-/** A non-retryable failure with a stable type, for workflow code and handlers. */
-export function agentFailure(type: string, message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: true });
+/** A non-retryable failure with a stable type, for workflow code and handlers; `details` travel with it. */
+export function agentFailure(type: string, message: string, details?: unknown[]): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details });
 }

@@ -9,7 +9,7 @@ import { agentNameKey, agentStatusKey, pendingApprovalsKey } from './search-attr
  * without them registered, such as the time-skipping test server, get details only).
  */
 export class StatusPublisher {
-  private readonly searchAttributesEnabled = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
+  readonly searchAttributesEnabled = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
   private published?: AgentStatus;
   private publishedPending = 0;
 
