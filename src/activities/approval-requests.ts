@@ -11,6 +11,8 @@ export interface JudgeContext {
   messages: ModelMessage[];
   runtimeContext: RuntimeContext;
   workflowId: string;
+  /** Prepended to approval ids (a subagent's path below the root). */
+  idPrefix: string;
   step: number;
   signer?: ApprovalSigner;
 }
@@ -33,7 +35,7 @@ export async function judgeToolCalls(
         }),
       );
       if (verdict.type === 'not-applicable') return { ...call, approval: verdict };
-      const approvalId = `approval-${context.step}-${index + 1}`;
+      const approvalId = `${context.idPrefix}approval-${context.step}-${index + 1}`;
       const signature =
         verdict.type === 'user-approval'
           ? context.signer?.sign({ approvalId, workflowId: context.workflowId, ...call })

@@ -48,6 +48,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
           messages,
           runtimeContext: args.runtimeContext ?? {},
           workflowId: args.workflowId,
+          idPrefix: approvalIdPrefix(args.workflowId, args.rootWorkflowId),
           step: args.step,
           signer: deps.signer,
         },
@@ -67,4 +68,10 @@ export function createRunModelStep(deps: ActivityDependencies) {
       stopHeartbeat();
     }
   };
+}
+
+/** `''` for a root run; `research-1:` for `root/research-1`, so approval ids stay unique in a tree. */
+export function approvalIdPrefix(workflowId: string, rootWorkflowId?: string): string {
+  if (!rootWorkflowId || workflowId === rootWorkflowId || !workflowId.startsWith(`${rootWorkflowId}/`)) return '';
+  return `${workflowId.slice(rootWorkflowId.length + 1)}:`;
 }

@@ -47,6 +47,8 @@ export interface RunModelStepArgs extends CallContext {
   agent: string;
   modelRoute: string;
   workflowId: string;
+  /** Root of the agent tree; subagents' approval ids are prefixed with their path below it, so ids are unique in the tree. */
+  rootWorkflowId?: string;
   runId: string;
   /** 1-based step number across the whole run, for summaries and logs. */
   step: number;

@@ -120,11 +120,7 @@ export class AgentClient {
   }
 
   private wrap(workflowId: string): AgentHandle {
-    return new AgentHandle(
-      this.client.workflow.getHandle<typeof agentWorkflow>(workflowId),
-      this.options.uiUrl,
-      this.options.namespace,
-    );
+    return new AgentHandle(this.client, workflowId, this.options.uiUrl, this.options.namespace);
   }
 }
 

@@ -1,11 +1,15 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { ChildRun } from '../workflows/agent-state';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../workflows/approval-types';
 import { approvalError } from './approval-errors';
+import { treeApprovals } from './agent-tree';
+import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
 import {
   approvalsQuery,
+  childrenQuery,
   decideApprovalUpdate,
-  pendingApprovalsQuery,
+  interruptSignal,
   type AgentRunResult,
   type AgentStatusReport,
   endSessionSignal,
@@ -17,12 +21,17 @@ import {
 
 /** A backend's handle on one agent run, by workflow id. */
 export class AgentHandle {
+  private readonly handle: WorkflowHandle<typeof agentWorkflow>;
+
   constructor(
-    private readonly handle: WorkflowHandle<typeof agentWorkflow>,
+    private readonly client: Client,
+    workflowId: string,
     /** Web UI address, when known, for `uiUrl()`. */
     private readonly uiBaseUrl?: string,
     private readonly namespace = 'default',
-  ) {}
+  ) {
+    this.handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
+  }
 
   /** The run's workflow id. */
   get workflowId(): string {
@@ -57,9 +66,12 @@ export class AgentHandle {
     await this.handle.cancel();
   }
 
-  /** Tool calls waiting for a human, each with the signature to present when approving. */
+  /**
+   * Tool calls waiting for a human in this run and in every subagent below it, each with the
+   * workflow it belongs to and the signature to present when approving.
+   */
   async pendingApprovals(): Promise<ApprovalRequest[]> {
-    return await this.handle.query(pendingApprovalsQuery);
+    return await treeApprovals(this.client, this.workflowId);
   }
 
   /** Every approval request of the run with its decision, and decisions that were refused. */
@@ -83,12 +95,32 @@ export class AgentHandle {
     return await this.decide({ approvalId, approved: false, ...decision });
   }
 
+  /** Routes a decision to the run of the tree that holds the approval (this run when none does). */
   private async decide(decision: ApprovalDecisionInput): Promise<ApprovalRequest> {
+    const owner = (await treeApprovals(this.client, this.workflowId).catch(() => [])).find(
+      (request) => request.approvalId === decision.approvalId,
+    );
+    const target = owner ? this.client.workflow.getHandle(owner.workflowId) : this.handle;
     try {
-      return await this.handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+      return await target.executeUpdate(decideApprovalUpdate, { args: [decision] });
     } catch (error) {
-      throw await approvalError(error, this.handle, decision.approvalId);
+      throw await approvalError(error, target, decision.approvalId);
     }
+  }
+
+  /** Follows the events of this run and its whole subagent tree; resumable with a cursor. */
+  stream(options: StreamOptions = {}): AsyncGenerator<StreamedEvent> {
+    return streamTree(this.client, this.workflowId, options);
+  }
+
+  /** The subagent runs this run started, with their workflow ids, depth and state. */
+  async children(): Promise<ChildRun[]> {
+    return await this.handle.query(childrenQuery);
+  }
+
+  /** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
+  async interrupt(): Promise<void> {
+    await this.handle.signal(interruptSignal);
   }
 
   /** Ends a session once its current activation settles. */

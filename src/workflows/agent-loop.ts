@@ -76,6 +76,7 @@ export class AgentLoop {
               callOptions: this.input.callOptions,
               runtimeContext: this.input.runtimeContext,
               overrides: this.input.overrides,
+              rootWorkflowId: this.input.rootWorkflowId,
             },
           ],
         );

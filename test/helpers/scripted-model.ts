@@ -33,11 +33,24 @@ export function scriptedModel(script: ScriptEntry[], name = 'scripted'): MockLan
  * A mock model whose every answer is a function of the prompt alone, so many runs can share it:
  * `onUser` answers a prompt that ends with a user message, `afterTools` one that ends with tool results.
  */
-export function reactiveModel(onUser: ScriptedStep, afterTools: ScriptedStep = { text: 'done' }, name = 'reactive') {
+export function reactiveModel(onUser: Reaction, afterTools: Reaction = { text: 'done' }, name = 'reactive') {
   return respondingModel(async (options) => {
     const last = options.prompt[options.prompt.length - 1];
-    return { step: last?.role === 'tool' ? afterTools : onUser, call: options.prompt.length };
+    const reaction = last?.role === 'tool' ? afterTools : onUser;
+    return { step: typeof reaction === 'function' ? await reaction(options) : reaction, call: options.prompt.length };
   }, name);
+}
+
+/** A step, or a function of the model call that makes one. */
+export type Reaction = ScriptedStep | ((options: LanguageModelV4CallOptions) => ScriptedStep | Promise<ScriptedStep>);
+
+/** The text of the last tool result in a prompt (what a subagent or tool returned). */
+export function lastToolResult(options: LanguageModelV4CallOptions): string {
+  const last = options.prompt[options.prompt.length - 1];
+  if (last?.role !== 'tool') return '';
+  const part = last.content.filter((item) => item.type === 'tool-result').at(-1);
+  const output = part?.output as { value?: unknown } | undefined;
+  return typeof output?.value === 'string' ? output.value : JSON.stringify(output?.value);
 }
 
 function respondingModel(

@@ -1,0 +1,64 @@
+import type { Client } from '@temporalio/client';
+import type { AgentEvent, EventPage } from '../workflows/event-log';
+import { eventsQuery } from '../workflows/definitions';
+
+/** Where a stream stands in each run of the tree: the next sequence number to read, by workflow id. */
+export type StreamCursor = Record<string, number>;
+
+/** An event of the tree with the cursor just after it: pass that cursor to `stream()` to resume. */
+export type StreamedEvent = AgentEvent & { cursor: StreamCursor };
+
+/** Options of `AgentHandle.stream()`. */
+export interface StreamOptions {
+  /** Resume after the event that carried this cursor: nothing is lost or repeated. */
+  cursor?: StreamCursor;
+  /** How often to poll the runs for new events. Default 200 ms. */
+  pollIntervalMs?: number;
+  /** Stops the stream. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Follows the events of a run and of every subagent it starts, recursively, until the whole
+ * tree has finished. Each run's events come in order; a child's events come after its
+ * `subagent-started` and before its `subagent-finished`. Reads by query, so it works from any
+ * process and resumes from a cursor after a reconnect.
+ */
+export async function* streamTree(
+  client: Client,
+  rootWorkflowId: string,
+  options: StreamOptions = {},
+): AsyncGenerator<StreamedEvent> {
+  const cursor: StreamCursor = { [rootWorkflowId]: 0, ...options.cursor };
+  const finished = new Set<string>();
+  const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 200));
+
+  async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
+    const handle = client.workflow.getHandle(workflowId);
+    const page: EventPage = await handle.query(eventsQuery, { from: cursor[workflowId] ?? 0 });
+    for (const event of page.events) {
+      if (event.type === 'subagent-finished' && !finished.has(event.childWorkflowId)) {
+        // The child's own events come first, so its end precedes the parent's report of it.
+        cursor[event.childWorkflowId] ??= 0;
+        yield* drain(event.childWorkflowId);
+        while (!finished.has(event.childWorkflowId)) {
+          await pause();
+          yield* drain(event.childWorkflowId);
+        }
+      }
+      cursor[workflowId] = event.seq + 1;
+      if (event.type === 'subagent-started') cursor[event.childWorkflowId] ??= 0;
+      yield { ...event, cursor: { ...cursor } };
+    }
+    if (page.finished && (cursor[workflowId] ?? 0) >= page.next) finished.add(workflowId);
+  }
+
+  for (;;) {
+    if (options.signal?.aborted) return;
+    for (const workflowId of Object.keys(cursor)) {
+      if (!finished.has(workflowId)) yield* drain(workflowId);
+    }
+    if (Object.keys(cursor).every((workflowId) => finished.has(workflowId))) return;
+    await pause();
+  }
+}
