@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     await waitForPendingApproval(client, 'replay-approval');
     await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
     await approval.result();
-    for (const id of ['replay-task', 'replay-session', 'replay-approval']) {
+    await (await client.start('research', { prompt: 'durable agents', workflowId: 'replay-subagents' })).result();
+    for (const id of ['replay-task', 'replay-session', 'replay-approval', 'replay-subagents']) {
       const history = await client.client.workflow.getHandle(id).fetchHistory();
       save(`${id}.json`, historyToJSON(history));
     }

@@ -11,6 +11,7 @@ describe('replaying recorded histories', () => {
       'replay-approval.json',
       'replay-continue-as-new.json',
       'replay-session.json',
+      'replay-subagents.json',
       'replay-task.json',
     ]);
   });
@@ -18,7 +19,11 @@ describe('replaying recorded histories', () => {
   it.each(histories)('replays %s without a nondeterminism error', async (file) => {
     const history: unknown = JSON.parse(readFileSync(join(directory, file), 'utf8'));
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, file),
+      Worker.runReplayHistory(
+        { workflowsPath: require.resolve('../../src/workflows') },
+        history,
+        file.replace(/\.json$/, ''),
+      ),
     ).resolves.toBeUndefined();
   });
 });

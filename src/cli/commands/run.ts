@@ -1,7 +1,7 @@
 import { AgentClient } from '../../client/agent-client';
 import { defaultUiUrl } from '../open-server';
 import { promptForApprovals } from '../approval-prompter';
-import { followTranscript } from '../transcript-printer';
+import { followEvents } from '../event-printer';
 
 /** `cadre run <agent> "<prompt>"`: starts a run on a running worker, prints its steps, answer and UI link. */
 export async function runCommand(
@@ -17,7 +17,7 @@ export async function runCommand(
     const handle = await client.start(agent, { prompt, runtimeContext });
     write(`[cadre] workflow ${handle.workflowId}`);
     const result = handle.result();
-    await Promise.all([followTranscript(handle, result, write), promptForApprovals(handle, result, write)]);
+    await Promise.all([followEvents(handle, write), promptForApprovals(handle, result, write)]);
     try {
       const { text, steps, stopReason } = await result;
       write('');

@@ -3,7 +3,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { openServer } from '../open-server';
 import { promptForApprovals } from '../approval-prompter';
-import { followTranscript } from '../transcript-printer';
+import { followEvents } from '../event-printer';
 
 /** The default prompt of `npm start`. */
 export const defaultStartPrompt = 'What time is it in Asia/Tokyo? Also count the words of this question.';
@@ -33,7 +33,7 @@ export async function startCommand(prompt: string | undefined, write: (line: str
     const handle = await client.start('assistant', { prompt: prompt ?? defaultStartPrompt });
     write(`[cadre] workflow ${handle.workflowId}`);
     const result = handle.result();
-    await Promise.all([followTranscript(handle, result, write), promptForApprovals(handle, result, write)]);
+    await Promise.all([followEvents(handle, write), promptForApprovals(handle, result, write)]);
     const { text, steps, stopReason } = await result;
     write('');
     write(`Final answer (${steps} steps, ${stopReason}):`);
