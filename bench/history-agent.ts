@@ -21,6 +21,8 @@ export function historyAgent(steps: number) {
         execute: async ({ index }) => `chunk ${index}: ${'x'.repeat(chunkBytes - 20)}`.slice(0, chunkBytes),
       }),
     },
+    // Whole steps: the benchmark measures history, not streaming.
+    streaming: false,
     model: new MockLanguageModelV4({
       provider: 'bench',
       modelId: 'chunk-reader',

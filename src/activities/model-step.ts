@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { generateText, type ToolResultPart } from 'ai';
+import type { ToolResultPart } from 'ai';
+import { callModel } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
@@ -19,18 +20,19 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const messages = await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength);
       const settings = await resolveCallSettings(agent, args);
       const tools = modelTools(agent, args.overrides?.toolFilter);
-      const result = await generateText({
-        model,
-        instructions: [settings.instructions, args.overrides?.persona].filter(Boolean).join('\n\n') || undefined,
-        messages,
-        tools,
-        // Temporal's retry policy owns retries, with backoff that survives worker restarts.
-        maxRetries: 0,
-        abortSignal: context.cancellationSignal,
-        ...settings.modelSettings,
-        ...args.overrides?.modelSettings,
-      });
-      const [assistant, toolMessage] = result.response.messages;
+      const result = await callModel(
+        {
+          model,
+          instructions: [settings.instructions, args.overrides?.persona].filter(Boolean).join('\n\n') || undefined,
+          messages,
+          tools,
+          settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
+          step: args.step,
+          streaming: agent.streaming ?? true,
+        },
+        context,
+      );
+      const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
       }

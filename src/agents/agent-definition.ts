@@ -65,6 +65,11 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
   maxToolOutputChars?: number;
   modelSettings?: ModelCallSettings;
+  /**
+   * Stream each model step (default true): the text shows in `handle.stream()` as it is generated.
+   * Set false for models that only implement `doGenerate`.
+   */
+  streaming?: boolean;
   modelRetry?: ModelRetrySettings;
   /** Longest a single model step may take (Temporal duration). Default `'10 minutes'`. */
   modelStepTimeout?: string;

@@ -4,7 +4,9 @@ import type {
   LanguageModelV4Content,
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
+  LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { streamFromResult } from './stream-from-result';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';
@@ -42,8 +44,8 @@ export class DemoModel implements LanguageModelV4 {
     };
   }
 
-  doStream(): never {
-    throw new Error('The demo model only generates whole steps; Cadre calls doGenerate.');
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    return streamFromResult(await this.doGenerate(options));
   }
 
   private answer(options: LanguageModelV4CallOptions): LanguageModelV4Content[] {

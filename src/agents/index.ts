@@ -4,3 +4,5 @@ export { defineAgent } from './define-agent';
 export { DemoModel, demoLabel } from './demo-model';
 export { ModelRegistry } from './model-registry';
 export type { ModelFactory, ModelRegistryOptions } from './model-registry';
+export { streamFromResult } from './stream-from-result';
+export type { SubagentDefinition, SubagentResult, SubagentSpec } from './subagent-definition';

@@ -49,7 +49,9 @@ export async function followEvents(handle: AgentHandle, write: (line: string) =>
     10_000,
   );
   try {
-    for await (const event of handle.stream()) {
+    // Whole step texts read best at a terminal; deltas are for UIs that render partial text.
+    for await (const event of handle.stream({ textDeltas: false })) {
+      if (event.type === 'text-delta') continue;
       clearTimeout(hint);
       for (const line of describeEvent(event)) write(line);
     }

@@ -1,12 +1,25 @@
 import type { Client } from '@temporalio/client';
 import type { AgentEvent, EventPage } from '../workflows/event-log';
 import { eventsQuery } from '../workflows/definitions';
+import { liveModelText } from './live-text';
 
 /** Where a stream stands in each run of the tree: the next sequence number to read, by workflow id. */
 export type StreamCursor = Record<string, number>;
 
+/**
+ * Text of a model step while it is being generated (read from the step's heartbeats). Transient:
+ * not numbered and not replayed on resume; the step's `text` event carries the whole text.
+ */
+export interface TextDeltaEvent {
+  type: 'text-delta';
+  workflowId: string;
+  depth: number;
+  step: number;
+  delta: string;
+}
+
 /** An event of the tree with the cursor just after it: pass that cursor to `stream()` to resume. */
-export type StreamedEvent = AgentEvent & { cursor: StreamCursor };
+export type StreamedEvent = (AgentEvent | TextDeltaEvent) & { cursor: StreamCursor };
 
 /** Options of `AgentHandle.stream()`. */
 export interface StreamOptions {
@@ -16,6 +29,8 @@ export interface StreamOptions {
   pollIntervalMs?: number;
   /** Stops the stream. */
   signal?: AbortSignal;
+  /** Also yield `text-delta` events while model steps generate. Default true. */
+  textDeltas?: boolean;
 }
 
 /**
@@ -31,6 +46,9 @@ export async function* streamTree(
 ): AsyncGenerator<StreamedEvent> {
   const cursor: StreamCursor = { [rootWorkflowId]: 0, ...options.cursor };
   const finished = new Set<string>();
+  const depths = new Map<string, number>([[rootWorkflowId, 0]]);
+  /** Text already shown per run, for the step being generated. */
+  const shown = new Map<string, { step: number; length: number }>();
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 200));
 
   async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
@@ -47,16 +65,41 @@ export async function* streamTree(
         }
       }
       cursor[workflowId] = event.seq + 1;
-      if (event.type === 'subagent-started') cursor[event.childWorkflowId] ??= 0;
+      depths.set(workflowId, event.depth);
+      if (event.type === 'subagent-started') {
+        cursor[event.childWorkflowId] ??= 0;
+        depths.set(event.childWorkflowId, event.childDepth);
+      }
+      if (event.type === 'text') shown.set(workflowId, { step: event.step, length: event.text.length });
       yield { ...event, cursor: { ...cursor } };
     }
     if (page.finished && (cursor[workflowId] ?? 0) >= page.next) finished.add(workflowId);
   }
 
+  async function* deltas(workflowId: string): AsyncGenerator<StreamedEvent> {
+    const progress = await liveModelText(client, workflowId).catch(() => undefined);
+    if (!progress) return;
+    const before = shown.get(workflowId);
+    const from = before && before.step === progress.step ? before.length : 0;
+    if (progress.text.length <= from) return;
+    shown.set(workflowId, { step: progress.step, length: progress.text.length });
+    const depth = depths.get(workflowId) ?? 0;
+    yield {
+      type: 'text-delta',
+      workflowId,
+      depth,
+      step: progress.step,
+      delta: progress.text.slice(from),
+      cursor: { ...cursor },
+    };
+  }
+
   for (;;) {
     if (options.signal?.aborted) return;
     for (const workflowId of Object.keys(cursor)) {
-      if (!finished.has(workflowId)) yield* drain(workflowId);
+      if (finished.has(workflowId)) continue;
+      yield* drain(workflowId);
+      if (options.textDeltas !== false && !finished.has(workflowId)) yield* deltas(workflowId);
     }
     if (Object.keys(cursor).every((workflowId) => finished.has(workflowId))) return;
     await pause();

@@ -12,14 +12,12 @@ import { countingTool } from './fixtures';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const [address, taskQueue, callsFile] = process.argv.slice(2) as [string, string, string];
-const model = reactiveModel({
-  toolCalls: [{ toolName: 'remove', input: { path: '/var/log/old' }, toolCallId: 'rm-1' }],
-});
-const generate = model.doGenerate.bind(model);
-model.doGenerate = async (options) => {
-  appendFileSync(callsFile, `${process.pid}\n`);
-  return await generate(options);
-};
+const model = reactiveModel(
+  { toolCalls: [{ toolName: 'remove', input: { path: '/var/log/old' }, toolCallId: 'rm-1' }] },
+  undefined,
+  'durable',
+  () => appendFileSync(callsFile, `${process.pid}\n`),
+);
 
 async function main(): Promise<void> {
   const worker = await createAgentWorker({

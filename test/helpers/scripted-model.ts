@@ -1,5 +1,11 @@
-import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4Content } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4Content,
+  type LanguageModelV4GenerateResult,
+} from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
+import { streamFromResult } from '../../src/agents/stream-from-result';
 
 /** One scripted model step: text and/or tool calls (input as an object, or a raw string for malformed JSON). */
 export interface ScriptedStep {
@@ -33,8 +39,15 @@ export function scriptedModel(script: ScriptEntry[], name = 'scripted'): MockLan
  * A mock model whose every answer is a function of the prompt alone, so many runs can share it:
  * `onUser` answers a prompt that ends with a user message, `afterTools` one that ends with tool results.
  */
-export function reactiveModel(onUser: Reaction, afterTools: Reaction = { text: 'done' }, name = 'reactive') {
+export function reactiveModel(
+  onUser: Reaction,
+  afterTools: Reaction = { text: 'done' },
+  name = 'reactive',
+  /** Called with every model call, streaming or not. */
+  onCall?: (options: LanguageModelV4CallOptions) => void,
+) {
   return respondingModel(async (options) => {
+    onCall?.(options);
     const last = options.prompt[options.prompt.length - 1];
     const reaction = last?.role === 'tool' ? afterTools : onUser;
     return { step: typeof reaction === 'function' ? await reaction(options) : reaction, call: options.prompt.length };
@@ -57,31 +70,33 @@ function respondingModel(
   respond: (options: LanguageModelV4CallOptions) => Promise<{ step: ScriptedStep; call: number }>,
   name: string,
 ): MockLanguageModelV4 {
+  const generate = async (options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> => {
+    const { step, call } = await respond(options);
+    const content: LanguageModelV4Content[] = [];
+    if (step.text) content.push({ type: 'text', text: step.text });
+    (step.toolCalls ?? []).forEach((toolCall, index) =>
+      content.push({
+        type: 'tool-call',
+        toolCallId: toolCall.toolCallId ?? `call-${call + 1}-${index}`,
+        toolName: toolCall.toolName,
+        input: typeof toolCall.input === 'string' ? toolCall.input : JSON.stringify(toolCall.input),
+      }),
+    );
+    return {
+      content,
+      finishReason: { unified: step.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 5, text: 5, reasoning: 0 },
+      },
+      warnings: [],
+    };
+  };
   return new MockLanguageModelV4({
     provider: 'test',
     modelId: name,
-    doGenerate: async (options) => {
-      const { step, call } = await respond(options);
-      const content: LanguageModelV4Content[] = [];
-      if (step.text) content.push({ type: 'text', text: step.text });
-      (step.toolCalls ?? []).forEach((toolCall, index) =>
-        content.push({
-          type: 'tool-call',
-          toolCallId: toolCall.toolCallId ?? `call-${call + 1}-${index}`,
-          toolName: toolCall.toolName,
-          input: typeof toolCall.input === 'string' ? toolCall.input : JSON.stringify(toolCall.input),
-        }),
-      );
-      return {
-        content,
-        finishReason: { unified: step.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },
-        usage: {
-          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 5, text: 5, reasoning: 0 },
-        },
-        warnings: [],
-      };
-    },
+    doGenerate: generate,
+    doStream: async (options) => streamFromResult(await generate(options)),
   });
 }
 

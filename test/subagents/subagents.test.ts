@@ -14,13 +14,7 @@ function recorded(
   onUser: Parameters<typeof reactiveModel>[0],
   afterTools?: Parameters<typeof reactiveModel>[1],
 ) {
-  const model = reactiveModel(onUser, afterTools, name);
-  const generate = model.doGenerate.bind(model);
-  model.doGenerate = async (options) => {
-    (prompts[name] ??= []).push(options);
-    return await generate(options);
-  };
-  return model;
+  return reactiveModel(onUser, afterTools, name, (options) => (prompts[name] ??= []).push(options));
 }
 const delegate = (toolName: string, task: string, toolCallId = `${toolName}-call`) => ({
   toolCalls: [{ toolName, input: { task }, toolCallId }],

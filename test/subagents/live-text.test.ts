@@ -1,0 +1,58 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { defineAgent } from '../../src/agents/define-agent';
+import type { StreamedEvent } from '../../src/client/tree-stream';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+
+const words = ['Durable ', 'agents ', 'keep ', 'their ', 'work ', 'across ', 'crashes ', 'and ', 'deploys.'];
+
+/** A model that streams one word every 400 ms, like a slow provider. */
+const slowModel = new MockLanguageModelV4({
+  doStream: async () => ({
+    stream: new ReadableStream<LanguageModelV4StreamPart>({
+      async start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'text-start', id: 't' });
+        for (const delta of words) {
+          controller.enqueue({ type: 'text-delta', id: 't', delta });
+          await new Promise((resolve) => setTimeout(resolve, 400));
+        }
+        controller.enqueue({ type: 'text-end', id: 't' });
+        controller.enqueue({
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 9, text: 9, reasoning: 0 },
+          },
+        });
+        controller.close();
+      },
+    }),
+  }),
+});
+
+describe('live text', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv([defineAgent({ name: 'speaker', model: slowModel })]);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('streams a model step’s text while it is being generated, then the whole text', async () => {
+    const handle = await env.client.start('speaker', { prompt: 'say it' });
+    const events: StreamedEvent[] = [];
+    for await (const event of handle.stream({ pollIntervalMs: 100 })) events.push(event);
+    const finalText = words.join('');
+    const textAt = events.findIndex((event) => event.type === 'text');
+    const deltas = events.slice(0, textAt).flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
+    expect(finalText.startsWith(deltas.join(''))).toBe(true);
+    expect(events[textAt]).toMatchObject({ type: 'text', text: finalText });
+    expect(
+      events.filter((event) => event.type === 'text-delta').every((event) => event.workflowId === handle.workflowId),
+    ).toBe(true);
+  });
+});
