@@ -11,6 +11,7 @@ import {
   rootWorkflowIdKey,
 } from '../workflows/search-attributes';
 import { AgentHandle } from './agent-handle';
+import { oneLine } from '../workflows/one-line';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -132,9 +133,4 @@ function searchAttributesOf(agent: string, workflowId: string): SearchAttributeP
     { key: agentStatusKey, value: 'starting' },
     { key: pendingApprovalsKey, value: 0 },
   ];
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

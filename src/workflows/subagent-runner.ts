@@ -22,6 +22,7 @@ import {
   pendingApprovalsKey,
   rootWorkflowIdKey,
 } from './search-attributes';
+import { oneLine } from './one-line';
 
 type Output = ToolResultPart['output'];
 
@@ -175,9 +176,4 @@ function errorOutput(stopReason: string, diagnostics: string, partialText: strin
   const lines = [`Error: ${stopReason}`, diagnostics];
   if (partialText) lines.push(`Partial text: ${partialText}`);
   return { type: 'error-text', value: lines.join('\n') };
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
-import { AgentClient } from '../../src/client/agent-client';
 import { createTimeSkippingEnvironment } from '../../src/server/test-server';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { timeSkippingAgents } from '../helpers/time-skipping';
 import { reactiveModel } from '../helpers/scripted-model';
 import { countingTool, executions, partsOf } from './fixtures';
 
@@ -26,16 +23,7 @@ describe('approval timeout with time-skipping', () => {
   });
 
   it('denies a forgotten approval after 24 simulated hours', async () => {
-    const taskQueue = `ts-${randomUUID()}`;
-    const worker = await createAgentWorker({
-      agents: [agent],
-      connection: env.nativeConnection,
-      client: env.client,
-      taskQueue,
-      models: new ModelRegistry(),
-      approvalSecret: '',
-    });
-    const client = AgentClient.fromClient(env.client, { taskQueue, searchAttributes: false });
+    const { worker, client } = await timeSkippingAgents(env, [agent]);
     const wallStart = Date.now();
     const simulatedStart = await env.currentTimeMs();
     // Queries need a worker, so the transcript and approvals are read before it stops.

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
-import { AgentClient } from '../../src/client/agent-client';
 import { createTimeSkippingEnvironment } from '../../src/server/test-server';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { timeSkippingAgents } from '../helpers/time-skipping';
 import { httpError } from '../helpers/provider-errors';
 import { scriptedModel } from '../helpers/scripted-model';
 
@@ -37,16 +34,7 @@ describe('model steps with time-skipping', () => {
   });
 
   it('retries 429 and 5xx with backoff over simulated hours in seconds of wall time', async () => {
-    const taskQueue = `ts-${randomUUID()}`;
-    const worker = await createAgentWorker({
-      agents: [flaky],
-      connection: env.nativeConnection,
-      client: env.client,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      models: new ModelRegistry(),
-    });
-    const client = AgentClient.fromClient(env.client, { taskQueue, searchAttributes: false });
+    const { worker, client } = await timeSkippingAgents(env, [flaky]);
     const wallStart = Date.now();
     const simulatedStart = await env.currentTimeMs();
     const result = await worker.worker.runUntil(client.run('flaky', 'hello'));
