@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ToolResultPart } from 'ai';
+import { continuableGuidance } from '../agents/subagent-definition';
+import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { callModel } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
@@ -23,7 +25,10 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const result = await callModel(
         {
           model,
-          instructions: [settings.instructions, args.overrides?.persona].filter(Boolean).join('\n\n') || undefined,
+          instructions:
+            [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent)]
+              .filter(Boolean)
+              .join('\n\n') || undefined,
           messages,
           tools,
           settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
@@ -76,4 +81,11 @@ export function createRunModelStep(deps: ActivityDependencies) {
 export function approvalIdPrefix(workflowId: string, rootWorkflowId?: string): string {
   if (!rootWorkflowId || workflowId === rootWorkflowId || !workflowId.startsWith(`${rootWorkflowId}/`)) return '';
   return `${workflowId.slice(rootWorkflowId.length + 1)}:`;
+}
+
+/** The guidance section of each continuable subagent (background runs by default). */
+function backgroundGuidance(agent: AnyAgentDefinition): string[] {
+  return Object.entries(agent.subagents ?? {})
+    .filter(([, subagent]) => (subagent.enableRunInBackground ?? true) && subagent.backgroundMode === 'continuable')
+    .map(([toolName]) => continuableGuidance(toolName));
 }

@@ -77,6 +77,11 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   toolTimeout?: string;
   /** Subagents by tool name: each call runs another agent as a child workflow. */
   subagents?: Record<string, SubagentDefinition>;
+  /**
+   * How a task-mode run ends while background jobs or continuable subagents still work: `wait`
+   * (default) for them to settle (their notices may start more steps), or `cancel` them.
+   */
+  backgroundOnFinish?: 'wait' | 'cancel';
 }
 
 /**
@@ -94,6 +99,7 @@ export interface AgentSpec {
   approvalTimeout?: string;
   /** Absent in specs recorded before subagents existed. */
   subagents?: Record<string, SubagentSpec>;
+  backgroundOnFinish?: 'wait' | 'cancel';
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

@@ -83,6 +83,12 @@ export class AgentRegistry {
             context: subagent.context ?? 'fresh',
             maxDepth: subagent.maxDepth ?? this.defaultMaxDepth,
             mapsOutput: typeof subagent.toModelOutput === 'function',
+            background: {
+              enabled: subagent.enableRunInBackground ?? true,
+              mode: subagent.backgroundMode ?? 'one-shot',
+              idleTimeout: subagent.idleTimeout ?? '1 hour',
+            },
+            ...(subagent.modelSelection ? { modelRoutes: subagent.modelSelection.routes } : {}),
             ...(subagent.persona ? { persona: subagent.persona } : {}),
             ...(subagent.toolFilter ? { toolFilter: subagent.toolFilter } : {}),
             ...(subagent.model ? { modelRoute: subagent.model } : {}),
@@ -95,6 +101,7 @@ export class AgentRegistry {
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },
       approvalTimeout: agent.approvalTimeout,
+      backgroundOnFinish: agent.backgroundOnFinish ?? 'wait',
     };
   }
 

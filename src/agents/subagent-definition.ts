@@ -30,6 +30,18 @@ export interface SubagentDefinition {
   maxDepth?: number;
   /** `fresh` (default): the child sees only the task. `fork`: it also sees this conversation before the current turn. */
   context?: 'fresh' | 'fork';
+  /** Offer `run_in_background` (default true); when false, a forced background call is refused. */
+  enableRunInBackground?: boolean;
+  /**
+   * `one-shot` (default): waits, or with `run_in_background: true` starts a job collected with
+   * `job_output`. `continuable`: starts a long-lived child in the background by default; it takes
+   * more work through `send_message` and reports each finished activation to the parent.
+   */
+  backgroundMode?: 'one-shot' | 'continuable';
+  /** An idle continuable child closes after this long without messages (Temporal duration). Default `'1 hour'`. */
+  idleTimeout?: string;
+  /** Lets the model pick the child's model among these routes (`provider:model`), listed by `list_subagent_models`. */
+  modelSelection?: { routes: string[] };
   /** Maps the child's result to what the parent's model sees; runs in an activity. */
   toModelOutput?: (
     result: SubagentResult,
@@ -47,6 +59,19 @@ export interface SubagentSpec {
   modelSettings?: ModelCallSettings;
   /** True when the entry maps the child's result in an activity. */
   mapsOutput: boolean;
+  /** Absent in specs recorded before background modes existed: foreground only. */
+  background?: { enabled: boolean; mode: 'one-shot' | 'continuable'; idleTimeout: string };
+  /** Routes the model may pick for the child. */
+  modelRoutes?: string[];
+}
+
+/** The system prompt section a continuable subagent adds to its parent's instructions. */
+export function continuableGuidance(toolName: string): string {
+  return (
+    `Use ${toolName} in the background by default. Start independent delegations together in one assistant message ` +
+    'and continue useful work while they run. Set `run_in_background: false` only when your next action depends on ' +
+    "that subagent's result. When a background run settles, the runtime sends you a notice containing its outcome and any final assistant message."
+  );
 }
 
 /** Tool description the parent's model reads: the entry's own, plus what the child sees. */
@@ -55,5 +80,21 @@ export function subagentToolDescription(definition: SubagentDefinition): string 
     definition.context === 'fork'
       ? 'The subagent sees this conversation up to your current turn; it does not see the current in-flight turn, so state the task fully.'
       : 'The subagent does not see this conversation: put everything it needs in the task.';
-  return `${definition.description}\n\n${sees} Only its final answer comes back to you.`;
+  const lines = [`${definition.description}`, '', `${sees} Only its final answer comes back to you.`];
+  const background = definition.enableRunInBackground ?? true;
+  if (background && definition.backgroundMode === 'continuable') {
+    lines.push(
+      'run_in_background defaults to true: the call returns `started subagent <id>` at once; each time the subagent settles you get a notice with its outcome. Send it more work with send_message. Set run_in_background: false to wait for its result.',
+    );
+  } else if (background) {
+    lines.push(
+      'run_in_background defaults to false. With true, the call returns `started background subagent job <id>` at once; collect the result with job_output or stop it with job_kill.',
+    );
+  }
+  if (definition.modelSelection) {
+    lines.push(
+      'Optional provider, model and reasoning_effort choose the subagent model among the allowed routes (see list_subagent_models); without them it uses your model.',
+    );
+  }
+  return lines.join('\n');
 }

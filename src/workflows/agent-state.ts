@@ -32,6 +32,18 @@ export interface ChildRun {
   agent: string;
   depth: number;
   status: 'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted';
+  /** How the parent runs it; absent in records made before background modes: `foreground`. */
+  mode?: 'foreground' | 'job' | 'continuable';
+  /** The id the model uses for a job or a continuable subagent (`research-1`). */
+  id?: string;
+  /** Activations the child has reported as settled. */
+  settlements?: number;
+  /** A continuable child with work in hand (not yet settled). */
+  working?: boolean;
+  /** What the model sees of the last settlement: the final text, or the `Error:` form. */
+  output?: string;
+  /** A foreground wait on a continuable child takes its next settlement instead of a notice. */
+  awaited?: boolean;
 }
 
 /**
@@ -57,6 +69,8 @@ export class AgentState {
   activationStart = 0;
   children: ChildRun[] = [];
   interruptRequested = false;
+  /** Why a session ended on its own (`idle`), reported to a parent. */
+  closeReason?: string;
   events = new EventLog('', 0);
 
   /** A state restored from a continue-as-new snapshot, or a fresh one. */
@@ -176,11 +190,12 @@ export class AgentState {
     }
   }
 
-  /** Ends the current activation with its reason; `error` is kept for the status report. */
-  closeActivation(reason: StopReason, error?: string): void {
+  /** Ends the current activation with its reason; `error` is kept for the status report. `closeReason` marks the end of the run (`idle`). */
+  closeActivation(reason: StopReason, error?: string, closeReason?: string): void {
     this.activationOpen = false;
     this.lastStopReason = reason;
     this.lastError = error;
+    if (closeReason) this.closeReason = closeReason;
   }
 
   /**

@@ -22,11 +22,14 @@ import {
   interruptSignal,
   sendMessageSignal,
   statusQuery,
+  subagentSettledSignal,
   transcriptQuery,
 } from './definitions';
 import { agentFailure } from './failures';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
+import { BackgroundSubagents } from './background-subagents';
+import { ParentReport } from './parent-report';
 
 const { describeAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -61,6 +64,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
   registerApprovalHandlers(state, () => loop?.publishWaiting());
+  const background = new BackgroundSubagents(state);
+  setHandler(subagentSettledSignal, (settlement) => background.settle(settlement));
+  const report = new ParentReport(input, state);
 
   if (!input.state) {
     if (input.initialTranscript) state.transcript = [...input.initialTranscript];
@@ -83,14 +89,22 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       spec,
       state,
       status,
-      new SubagentRunner(input, spec, state, status.searchAttributesEnabled),
+      new SubagentRunner(input, spec, state, status.searchAttributesEnabled, background),
     );
     for (;;) {
       if (!state.activationOpen) {
-        if (input.mode === 'task' && state.activations > 0) break;
+        if (input.mode === 'task' && state.activations > 0) {
+          // Background work may still settle; its notices start more activations.
+          if (spec.backgroundOnFinish === 'cancel' || !background.busy()) break;
+          status.publish('running', 'waiting for background subagents to settle');
+          await condition(() => state.hasMessages() || !background.busy());
+          if (!state.hasMessages()) break;
+        }
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
-          await condition(() => state.hasMessages() || state.ended);
+          const ready = () => state.hasMessages() || state.ended;
+          const woke = input.idleTimeout ? await condition(ready, input.idleTimeout) : (await condition(ready), true);
+          if (!woke) state.closeActivation('completed', undefined, 'idle');
           if (!state.hasMessages()) break;
         }
       }
@@ -107,6 +121,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         });
       activation = undefined;
       state.interruptRequested = false;
+      if (input.mode === 'session' && outcome === 'settled') await report.settled(false);
       if (outcome === 'continue-as-new') {
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentWorkflow>({
@@ -119,13 +134,17 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         status.publish('failed', state.lastError);
         state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
+        await report.settled(true, state.lastError);
         throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
           { partialText: state.lastText, steps: state.steps },
         ]);
       }
     }
+    if (spec.backgroundOnFinish === 'cancel') await background.cancelAll();
+    await background.closeIdle();
     status.publish('completed');
     const stopReason = state.lastStopReason ?? 'completed';
+    await report.settled(true);
     state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
     await condition(allHandlersFinished);
     return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
@@ -136,6 +155,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         state.closeActivation('cancelled');
         status.publish('cancelled');
         state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
+        await background.cancelAll();
+        await report.settled(true);
       });
     }
     throw error;

@@ -28,6 +28,10 @@ export interface AgentWorkflowInput {
   parentWorkflowId?: string;
   /** A parent's persona, tool filter and model for this subagent run. */
   overrides?: AgentOverrides;
+  /** Background and continuable subagents report each settled activation to this workflow id by signal. */
+  reportTo?: string;
+  /** A session closes after this long without messages (Temporal duration). */
+  idleTimeout?: string;
   /** Messages a fork subagent starts from: its parent's conversation before the current turn. */
   initialTranscript?: ModelMessage[];
   spec?: AgentSpec;
@@ -75,6 +79,21 @@ export interface AgentStatusReport {
 export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
 /** Ends a session once its current activation settles. */
 export const endSessionSignal = defineSignal('endSession');
+/** What a background or continuable subagent reports to its parent when an activation settles. */
+export interface SubagentSettlement {
+  childWorkflowId: string;
+  /** The child's activation count: the parent ignores a settlement it has already seen. */
+  activation: number;
+  stopReason: string;
+  text: string;
+  /** Diagnostics of a failed run. */
+  error?: string;
+  /** True when the child's run has ended (task done, session ended or idle, failed, cancelled). */
+  closed: boolean;
+}
+
+/** A subagent run in the background reports a settled activation (by parent workflow id, so it survives continue-as-new). */
+export const subagentSettledSignal = defineSignal<[SubagentSettlement]>('subagentSettled');
 /** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
 export const interruptSignal = defineSignal('interrupt');
 /** Transcript messages from index `from` (default 0); model-step activities read their prompt with it. */

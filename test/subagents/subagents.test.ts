@@ -151,6 +151,8 @@ describe('subagents as child workflows', () => {
         agent: 'researcher',
         depth: 1,
         status: 'completed',
+        id: 'research-1',
+        mode: 'foreground',
       },
     ]);
   });
