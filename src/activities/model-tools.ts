@@ -41,7 +41,8 @@ export function modelTools(agent: AnyAgentDefinition, toolFilter?: string[]): To
 }
 
 function subagentSchema(subagent: SubagentDefinition) {
-  let schema = subagentInputSchema;
+  // Unlisted fields are kept, so the workflow can refuse a forced run_in_background with a clear error.
+  let schema = subagentInputSchema.loose();
   if (subagent.enableRunInBackground ?? true) {
     schema = schema.extend({ run_in_background: z.boolean().optional().describe('Run it in the background.') });
   }

@@ -1,0 +1,121 @@
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { defineAgent } from '../../src/agents/define-agent';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { waitFor } from '../helpers/wait';
+
+let gateOpen = false;
+const hanging: string[] = [];
+const call = (toolName: string, input: Record<string, unknown>) => ({ toolCalls: [{ toolName, input }] });
+const results = (options: LanguageModelV4CallOptions) =>
+  options.prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
+        )
+      : [],
+  );
+
+const agents = [
+  defineAgent({
+    name: 'gated',
+    model: reactiveModel(async () => {
+      await waitFor(() => gateOpen, 'the gate', 20_000);
+      return { text: 'gated work done' };
+    }),
+  }),
+  defineAgent({
+    name: 'stuck',
+    model: reactiveModel(
+      (options) =>
+        new Promise((_, reject) => {
+          hanging.push('stuck');
+          options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    ),
+  }),
+  defineAgent({
+    name: 'job-parent',
+    model: scriptedModel([
+      call('research', { task: 'slow work', run_in_background: true }),
+      call('job_output', { job_id: 'research-1' }),
+      () => {
+        gateOpen = true;
+        return call('job_output', { job_id: 'research-1', wait: true });
+      },
+      (options) => ({ text: `collected: ${JSON.stringify(results(options))}` }),
+    ]),
+    subagents: { research: { agent: 'gated', description: 'Slow research.' } },
+  }),
+  defineAgent({
+    name: 'kill-parent',
+    model: scriptedModel([
+      call('research', { task: 'never ends', run_in_background: true }),
+      async () => {
+        await waitFor(() => hanging.includes('stuck'), 'the job');
+        return call('job_kill', { job_id: 'research-1' });
+      },
+      call('job_output', { job_id: 'research-1' }),
+      call('job_output', { job_id: 'nope' }),
+      (options) => ({ text: `after kill: ${JSON.stringify(results(options))}` }),
+    ]),
+    subagents: { research: { agent: 'stuck', description: 'Never ends.' } },
+  }),
+  defineAgent({
+    name: 'no-background',
+    model: scriptedModel([
+      call('research', { task: 'x', run_in_background: true }),
+      (options) => ({ text: JSON.stringify(results(options)) }),
+    ]),
+    subagents: { research: { agent: 'gated', description: 'Research.', enableRunInBackground: false } },
+  }),
+];
+
+describe('background jobs', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv(agents);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('starts a job with the exact reply, reports it running, then collects its output', async () => {
+    const handle = await env.client.start('job-parent', { prompt: 'go', workflowId: 'jobs-collect' });
+    expect((await handle.result()).text).toBe(
+      'collected: ["started background subagent job research-1","job research-1 is running","gated work done"]',
+    );
+    expect(await handle.children()).toMatchObject([
+      {
+        workflowId: 'jobs-collect/research-1',
+        id: 'research-1',
+        mode: 'job',
+        status: 'completed',
+        output: 'gated work done',
+      },
+    ]);
+    // Job results are collected, never pushed into the parent's context.
+    const users = (await handle.transcript()).messages.filter((message) => message.role === 'user');
+    expect(users).toHaveLength(1);
+  });
+
+  it('kills a running job and reports it cancelled; an unknown job id is an error naming the known ones', async () => {
+    const handle = await env.client.start('kill-parent', { prompt: 'go', workflowId: 'jobs-kill' });
+    const { text } = await handle.result();
+    expect(JSON.parse(text.slice('after kill: '.length))).toEqual([
+      'started background subagent job research-1',
+      'job research-1 killed',
+      'Error: cancelled\nThe subagent stopped: cancelled.',
+      "Error: unknown job 'nope'. Known jobs: research-1.",
+    ]);
+    expect((await env.client.client.workflow.getHandle('jobs-kill/research-1').describe()).status.name).toBe(
+      'CANCELLED',
+    );
+  });
+
+  it('refuses a forced background call when background runs are disabled', async () => {
+    expect(JSON.parse((await env.client.run('no-background', 'go')).text)).toEqual([
+      "Error: subagent 'research' cannot run in the background (enableRunInBackground is false). Call it without run_in_background.",
+    ]);
+  });
+});
