@@ -1,0 +1,99 @@
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { defineAgent } from '../../src/agents/define-agent';
+import { createTimeSkippingEnvironment } from '../../src/server/test-server';
+import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { timeSkippingAgents } from '../helpers/time-skipping';
+import { waitFor } from '../helpers/wait';
+
+const call = (toolName: string, input: Record<string, unknown>) => ({ toolCalls: [{ toolName, input }] });
+const toolResults = (options: LanguageModelV4CallOptions) =>
+  options.prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
+        )
+      : [],
+  );
+
+const agents = [
+  // A child whose work takes two simulated hours: its approval times out after 2h.
+  defineAgent({
+    name: 'slow-child',
+    approvalTimeout: '2h',
+    tools: { act: tool({ description: 'Acts.', inputSchema: z.object({}), execute: async () => 'acted' }) },
+    toolApproval: { act: 'user-approval' },
+    model: reactiveModel(call('act', {}), { text: 'child finished after its wait' }),
+  }),
+  defineAgent({
+    name: 'patient',
+    model: scriptedModel([
+      call('work', { task: 'take your time', run_in_background: true }),
+      call('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 1800 }),
+      call('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 7200 }),
+      (options) => ({ text: JSON.stringify(toolResults(options)) }),
+    ]),
+    subagents: { work: { agent: 'slow-child', description: 'Slow work.' } },
+  }),
+  defineAgent({ name: 'quick-helper', model: reactiveModel({ text: 'helped' }) }),
+  defineAgent({
+    name: 'host',
+    model: reactiveModel(
+      (options) =>
+        JSON.stringify(options.prompt.at(-1)).includes('[subagent')
+          ? { text: 'noted the notice' }
+          : call('aide', { task: 'help once' }),
+      { text: 'aide started' },
+    ),
+    subagents: {
+      aide: { agent: 'quick-helper', description: 'Helps.', backgroundMode: 'continuable', idleTimeout: '30 minutes' },
+    },
+  }),
+];
+
+describe('background subagents with time-skipping', () => {
+  let env: TestWorkflowEnvironment;
+  beforeAll(async () => {
+    env = await createTimeSkippingEnvironment();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('waits for a job with job_output, first past its timeout, then until it is done', async () => {
+    const { worker, client } = await timeSkippingAgents(env, agents);
+    const start = await env.currentTimeMs();
+    const text = await worker.worker.runUntil(client.run('patient', 'go'));
+    expect(JSON.parse(text.text)).toEqual([
+      'started background subagent job work-1',
+      'job work-1 is still running after 1800s',
+      'child finished after its wait',
+    ]);
+    expect((await env.currentTimeMs()) - start).toBeGreaterThanOrEqual(2 * 3_600_000);
+  });
+
+  it('closes a continuable child after its idle timeout', async () => {
+    const { worker, client } = await timeSkippingAgents(env, agents);
+    await worker.worker.runUntil(async () => {
+      const start = await env.currentTimeMs();
+      const handle = await client.start('host', { mode: 'session' });
+      await handle.send('start an aide');
+      await waitFor(async () => (await handle.children()).length === 1, 'the aide to start');
+      const child = env.client.workflow.getHandle(`${handle.workflowId}/aide-1`);
+      // The child ends on its own once it has been idle for 30 simulated minutes.
+      expect((await child.result()).stopReason).toBe('completed');
+      expect((await env.currentTimeMs()) - start).toBeGreaterThanOrEqual(30 * 60_000);
+      const children = await handle.children();
+      expect(children).toMatchObject([{ id: 'aide-1', mode: 'continuable', status: 'completed', settlements: 1 }]);
+      const events = (await handle.transcript()).messages.filter((message) => message.role === 'user');
+      expect(events.map((message) => String(message.content))).toEqual([
+        'start an aide',
+        '[subagent aide-1 settled: completed]\nFinal message:\nhelped',
+      ]);
+      await handle.end();
+      await handle.result();
+    });
+  });
+});
