@@ -73,3 +73,22 @@ export const leadResearcher = defineAgent({
   },
   maxSteps: 6,
 });
+
+/**
+ * A concierge that keeps a continuable scout working in the background: it answers at once,
+ * and each time the scout settles the runtime brings its report into the conversation.
+ */
+export const concierge = defineAgent({
+  name: 'concierge',
+  instructions:
+    'You help the user while a scout researches in the background. Tell the user what you started, then relay what the scout reports.',
+  subagents: {
+    scout: {
+      agent: 'archivist',
+      description: 'Researches a topic in the background and reports back.',
+      backgroundMode: 'continuable',
+      idleTimeout: '10 minutes',
+    },
+  },
+  maxSteps: 6,
+});

@@ -2,10 +2,12 @@ import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4Content,
+  LanguageModelV4FunctionTool,
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { runtimeToolNames } from '../workflows/runtime-tool-names';
 import { streamFromResult } from './stream-from-result';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
@@ -51,7 +53,14 @@ export class DemoModel implements LanguageModelV4 {
   private answer(options: LanguageModelV4CallOptions): LanguageModelV4Content[] {
     const prompt = options.prompt;
     const last = prompt[prompt.length - 1];
-    const tools = (options.tools ?? []).filter((tool) => tool.type === 'function');
+    // Runtime tools (job_output, send_message, ...) need ids from earlier results; the script leaves them out.
+    const tools = (options.tools ?? []).filter(
+      (tool): tool is LanguageModelV4FunctionTool =>
+        tool.type === 'function' && !(Object.values(runtimeToolNames) as string[]).includes(tool.name),
+    );
+    if (last?.role === 'user' && userText(last).startsWith('[subagent ')) {
+      return [{ type: 'text', text: `${demoLabel} A background subagent reported back:\n${userText(last)}` }];
+    }
     if (last?.role === 'user' && tools.length > 0) {
       const text = userText(last);
       return [
