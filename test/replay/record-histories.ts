@@ -47,7 +47,8 @@ async function main(): Promise<void> {
     await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
     await approval.result();
     await (await client.start('research', { prompt: 'durable agents', workflowId: 'replay-subagents' })).result();
-    for (const id of ['replay-task', 'replay-session', 'replay-approval', 'replay-subagents']) {
+    await (await client.start('concierge', { prompt: 'durable execution', workflowId: 'replay-background' })).result();
+    for (const id of ['replay-task', 'replay-session', 'replay-approval', 'replay-subagents', 'replay-background']) {
       const history = await client.client.workflow.getHandle(id).fetchHistory();
       save(`${id}.json`, historyToJSON(history));
     }

@@ -9,6 +9,7 @@ describe('replaying recorded histories', () => {
   it('has recorded histories to replay', () => {
     expect(histories).toEqual([
       'replay-approval.json',
+      'replay-background.json',
       'replay-continue-as-new.json',
       'replay-session.json',
       'replay-subagents.json',

@@ -4,6 +4,7 @@ import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
 import { DemoModel, demoLabel } from '../../src/agents/demo-model';
 import { ModelRegistry } from '../../src/agents/model-registry';
+import { continuableGuidance, subagentToolDescription } from '../../src/agents/subagent-definition';
 import { limitToolOutput } from '../../src/activities/tool-output';
 import { toModelStepFailure } from '../../src/activities/provider-errors';
 import { httpError } from '../helpers/provider-errors';
@@ -128,5 +129,37 @@ describe('provider error classification', () => {
       type: 'ProviderRequestRejected',
       nonRetryable: true,
     });
+  });
+});
+
+describe('subagent tool descriptions', () => {
+  it('tell the model what a fresh and a fork child see, and how background runs work', () => {
+    expect(subagentToolDescription({ agent: 'a', description: 'Researches.' })).toBe(
+      'Researches.\n\nThe subagent does not see this conversation: put everything it needs in the task. Only its final answer comes back to you.\n' +
+        'run_in_background defaults to false. With true, the call returns `started background subagent job <id>` at once; collect the result with job_output or stop it with job_kill.',
+    );
+    expect(
+      subagentToolDescription({ agent: 'a', description: 'Forks.', context: 'fork', enableRunInBackground: false }),
+    ).toBe(
+      'Forks.\n\nThe subagent sees this conversation up to your current turn; it does not see the current in-flight turn, so state the task fully. Only its final answer comes back to you.',
+    );
+    expect(subagentToolDescription({ agent: 'a', description: 'Scouts.', backgroundMode: 'continuable' })).toContain(
+      'the call returns `started subagent <id>` at once',
+    );
+  });
+
+  it('give a continuable subagent the guidance section of the reference design', () => {
+    expect(continuableGuidance('subagent')).toBe(
+      'Use subagent in the background by default. Start independent delegations together in one assistant message and continue useful work while they run. ' +
+        "Set `run_in_background: false` only when your next action depends on that subagent's result. " +
+        'When a background run settles, the runtime sends you a notice containing its outcome and any final assistant message.',
+    );
+  });
+
+  it('reject a subagent named like one of the agent’s tools', () => {
+    const search = tool({ description: 'x', inputSchema: z.object({}), execute: async () => 'x' });
+    expect(() =>
+      defineAgent({ name: 'p', tools: { search }, subagents: { search: { agent: 'c', description: 'd' } } }),
+    ).toThrow("Agent 'p' has a tool and a subagent both named 'search'. Give the subagent another name.");
   });
 });
