@@ -4,24 +4,15 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 let helperCalls = 0;
 const hanging: string[] = [];
-const call = (toolName: string, input: Record<string, unknown>) => ({ toolCalls: [{ toolName, input }] });
 const lastUser = (options: LanguageModelV4CallOptions) => {
   const content = options.prompt.filter((message) => message.role === 'user').at(-1)?.content ?? [];
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 };
-const toolResults = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
-        )
-      : [],
-  );
 const hang = (name: string) => (options: LanguageModelV4CallOptions) =>
   new Promise<{ text: string }>((_, reject) => {
     hanging.push(name);
@@ -43,14 +34,14 @@ const agents = [
     name: 'boss',
     tools: { note: noted },
     model: scriptedModel([
-      call('helper_tool', { task: 'task one' }),
+      callTool('helper_tool', { task: 'task one' }),
       { text: 'started it' },
       // Activation 2, started by the first settlement notice while the boss was idle.
-      call('send_message', { subagent_id: 'helper_tool-1', message: 'task two' }),
+      callTool('send_message', { subagent_id: 'helper_tool-1', message: 'task two' }),
       async () => {
         await waitFor(() => helperCalls >= 2, 'the second task');
         await new Promise((resolve) => setTimeout(resolve, 1500));
-        return call('note', {});
+        return callTool('note', {});
       },
       { text: 'all settled' },
     ]),
@@ -59,7 +50,7 @@ const agents = [
   defineAgent({
     name: 'waiting-boss',
     model: scriptedModel([
-      call('helper_tool', { task: 'quick one', run_in_background: false }),
+      callTool('helper_tool', { task: 'quick one', run_in_background: false }),
       (options) => ({ text: `foreground got: ${toolResults(options).join(' | ')}` }),
     ]),
     subagents: { helper_tool: { agent: 'helper', description: 'Helps.', backgroundMode: 'continuable' } },

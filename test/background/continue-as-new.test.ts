@@ -3,7 +3,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 let jobGate = false;
@@ -13,14 +13,6 @@ const note = { toolCalls: [{ toolName: 'note', input: {} }] };
 const userTexts = (options: LanguageModelV4CallOptions) =>
   options.prompt.flatMap((message) =>
     message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
-  );
-const toolResults = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
-        )
-      : [],
   );
 
 const agents = [

@@ -1,20 +1,10 @@
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 let gateOpen = false;
 const hanging: string[] = [];
-const call = (toolName: string, input: Record<string, unknown>) => ({ toolCalls: [{ toolName, input }] });
-const results = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
-        )
-      : [],
-  );
 
 const agents = [
   defineAgent({
@@ -37,35 +27,35 @@ const agents = [
   defineAgent({
     name: 'job-parent',
     model: scriptedModel([
-      call('research', { task: 'slow work', run_in_background: true }),
-      call('job_output', { job_id: 'research-1' }),
+      callTool('research', { task: 'slow work', run_in_background: true }),
+      callTool('job_output', { job_id: 'research-1' }),
       () => {
         gateOpen = true;
-        return call('job_output', { job_id: 'research-1', wait: true });
+        return callTool('job_output', { job_id: 'research-1', wait: true });
       },
-      (options) => ({ text: `collected: ${JSON.stringify(results(options))}` }),
+      (options) => ({ text: `collected: ${JSON.stringify(toolResults(options))}` }),
     ]),
     subagents: { research: { agent: 'gated', description: 'Slow research.' } },
   }),
   defineAgent({
     name: 'kill-parent',
     model: scriptedModel([
-      call('research', { task: 'never ends', run_in_background: true }),
+      callTool('research', { task: 'never ends', run_in_background: true }),
       async () => {
         await waitFor(() => hanging.includes('stuck'), 'the job');
-        return call('job_kill', { job_id: 'research-1' });
+        return callTool('job_kill', { job_id: 'research-1' });
       },
-      call('job_output', { job_id: 'research-1' }),
-      call('job_output', { job_id: 'nope' }),
-      (options) => ({ text: `after kill: ${JSON.stringify(results(options))}` }),
+      callTool('job_output', { job_id: 'research-1' }),
+      callTool('job_output', { job_id: 'nope' }),
+      (options) => ({ text: `after kill: ${JSON.stringify(toolResults(options))}` }),
     ]),
     subagents: { research: { agent: 'stuck', description: 'Never ends.' } },
   }),
   defineAgent({
     name: 'no-background',
     model: scriptedModel([
-      call('research', { task: 'x', run_in_background: true }),
-      (options) => ({ text: JSON.stringify(results(options)) }),
+      callTool('research', { task: 'x', run_in_background: true }),
+      (options) => ({ text: JSON.stringify(toolResults(options)) }),
     ]),
     subagents: { research: { agent: 'gated', description: 'Research.', enableRunInBackground: false } },
   }),

@@ -2,16 +2,8 @@ import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel } from '../helpers/scripted-model';
+import { reactiveModel, toolResults } from '../helpers/scripted-model';
 
-const toolResults = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
-        )
-      : [],
-  );
 const isParent = (options: LanguageModelV4CallOptions) =>
   JSON.stringify(options.prompt.find((message) => message.role === 'user')).includes('choose models');
 

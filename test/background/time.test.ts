@@ -1,22 +1,12 @@
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { createTimeSkippingEnvironment } from '../../src/server/test-server';
-import { reactiveModel, scriptedModel } from '../helpers/scripted-model';
+import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { timeSkippingAgents } from '../helpers/time-skipping';
 import { waitFor } from '../helpers/wait';
 
-const call = (toolName: string, input: Record<string, unknown>) => ({ toolCalls: [{ toolName, input }] });
-const toolResults = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
-        )
-      : [],
-  );
 
 const agents = [
   // A child whose work takes two simulated hours: its approval times out after 2h.
@@ -25,14 +15,14 @@ const agents = [
     approvalTimeout: '2h',
     tools: { act: tool({ description: 'Acts.', inputSchema: z.object({}), execute: async () => 'acted' }) },
     toolApproval: { act: 'user-approval' },
-    model: reactiveModel(call('act', {}), { text: 'child finished after its wait' }),
+    model: reactiveModel(callTool('act', {}), { text: 'child finished after its wait' }),
   }),
   defineAgent({
     name: 'patient',
     model: scriptedModel([
-      call('work', { task: 'take your time', run_in_background: true }),
-      call('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 1800 }),
-      call('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 7200 }),
+      callTool('work', { task: 'take your time', run_in_background: true }),
+      callTool('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 1800 }),
+      callTool('job_output', { job_id: 'work-1', wait: true, timeout_seconds: 7200 }),
       (options) => ({ text: JSON.stringify(toolResults(options)) }),
     ]),
     subagents: { work: { agent: 'slow-child', description: 'Slow work.' } },
@@ -44,7 +34,7 @@ const agents = [
       (options) =>
         JSON.stringify(options.prompt.at(-1)).includes('[subagent')
           ? { text: 'noted the notice' }
-          : call('aide', { task: 'help once' }),
+          : callTool('aide', { task: 'help once' }),
       { text: 'aide started' },
     ),
     subagents: {

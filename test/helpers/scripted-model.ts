@@ -106,3 +106,19 @@ export function promptTexts(options: LanguageModelV4CallOptions): string[] {
     typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
   );
 }
+
+/** Every tool result value in a prompt, in order. */
+export function toolResults(options: LanguageModelV4CallOptions): unknown[] {
+  return options.prompt.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) =>
+          part.type === 'tool-result' ? [(part.output as { value: unknown }).value] : [],
+        )
+      : [],
+  );
+}
+
+/** A step that calls one tool. */
+export function callTool(toolName: string, input: Record<string, unknown>): ScriptedStep {
+  return { toolCalls: [{ toolName, input }] };
+}
