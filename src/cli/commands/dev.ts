@@ -10,9 +10,9 @@ export async function devCommand(agents: AnyAgentDefinition[], write: (line: str
   write(`[cadre] Temporal server: ${server.address} (namespace ${server.namespace})`);
   write(`[cadre] Temporal UI:     ${server.uiUrl ?? '(unknown; set CADRE_UI_URL)'}`);
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
-  write(
-    `[cadre] try: npm run cadre -- run ${worker.agents.names()[0] ?? '<agent>'} "What time is it in Europe/Paris?"`,
-  );
+  const names = worker.agents.names();
+  const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
+  write(`[cadre] try: npm run cadre -- run ${example} "What time is it in Europe/Paris?"`);
   await stopOnSignal(() => worker.shutdown());
   await running;
   await server.stop();
