@@ -121,7 +121,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         });
       activation = undefined;
       state.interruptRequested = false;
-      if (input.mode === 'session' && outcome === 'settled') await report.settled(false);
+      if (input.mode === 'session' && outcome === 'settled') {
+        await report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
+      }
       if (outcome === 'continue-as-new') {
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentWorkflow>({
@@ -134,6 +136,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         status.publish('failed', state.lastError);
         state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
+        // A failed run owns no more work: its jobs and continuable children stop with it.
+        await background.cancelAll();
         await report.settled(true, state.lastError);
         throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
           { partialText: state.lastText, steps: state.steps },

@@ -2,9 +2,12 @@ import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { httpError } from '../helpers/provider-errors';
 
 let gateOpen = false;
 const hanging: string[] = [];
+/** How many model calls hung before the current test started. */
+let hangingBefore = 0;
 
 const agents = [
   defineAgent({
@@ -59,6 +62,17 @@ const agents = [
     ]),
     subagents: { research: { agent: 'gated', description: 'Research.', enableRunInBackground: false } },
   }),
+  defineAgent({
+    name: 'doomed-parent',
+    model: scriptedModel([
+      callTool('research', { task: 'never ends', run_in_background: true }),
+      async () => {
+        await waitFor(() => hanging.length > hangingBefore, 'the job');
+        throw httpError(400, 'parent model gone');
+      },
+    ]),
+    subagents: { research: { agent: 'stuck', description: 'Never ends.' } },
+  }),
 ];
 
 describe('background jobs', () => {
@@ -100,6 +114,18 @@ describe('background jobs', () => {
     ]);
     expect((await env.client.client.workflow.getHandle('jobs-kill/research-1').describe()).status.name).toBe(
       'CANCELLED',
+    );
+  });
+
+  it('cancels its jobs when the parent run fails', async () => {
+    hangingBefore = hanging.length;
+    const handle = await env.client.start('doomed-parent', { prompt: 'go' });
+    await expect(handle.result()).rejects.toThrow();
+    await waitFor(
+      async () =>
+        (await env.client.client.workflow.getHandle(`${handle.workflowId}/research-1`).describe()).status.name ===
+        'CANCELLED',
+      'the job to be cancelled',
     );
   });
 

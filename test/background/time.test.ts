@@ -7,7 +7,6 @@ import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/
 import { timeSkippingAgents } from '../helpers/time-skipping';
 import { waitFor } from '../helpers/wait';
 
-
 const agents = [
   // A child whose work takes two simulated hours: its approval times out after 2h.
   defineAgent({
