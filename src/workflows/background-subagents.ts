@@ -97,7 +97,12 @@ export class BackgroundSubagents {
   async awaitSettlement(child: ChildRun): Promise<Output> {
     const seen = child.settlements ?? 0;
     child.awaited = true;
-    await condition(() => (child.settlements ?? 0) > seen || child.status !== 'running');
+    try {
+      await condition(() => (child.settlements ?? 0) > seen || child.status !== 'running');
+    } finally {
+      // Interrupted before the settlement came: the next one becomes a notice again.
+      child.awaited = false;
+    }
     const output = child.output ?? '';
     return output.startsWith('Error: ') ? { type: 'error-text', value: output } : { type: 'text', value: output };
   }
