@@ -94,7 +94,10 @@ function userText(message: LanguageModelV4Prompt[number]): string {
 
 function sampleInput(schema: JsonSchema, text: string): Record<string, unknown> {
   const input: Record<string, unknown> = {};
+  // Only required fields: optional ones (run_in_background, model choices) keep their defaults.
+  const required = new Set(schema.required ?? []);
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (!required.has(key)) continue;
     const type = Array.isArray(property.type) ? property.type[0] : property.type;
     if (property.enum && property.enum.length > 0) input[key] = property.enum[0];
     else if (type === 'number' || type === 'integer') input[key] = Number(/\d+/.exec(text)?.[0] ?? 1);

@@ -72,7 +72,7 @@ describe('DemoModel', () => {
       {
         type: 'function' as const,
         name: 'lookup',
-        inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } } },
+        inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } }, required: ['q'] },
       },
     ];
     const first = await model.doGenerate({
@@ -100,6 +100,27 @@ describe('DemoModel', () => {
       tools,
     });
     expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} The tools answered:\n- lookup: meow` }]);
+  });
+});
+
+describe('DemoModel inputs', () => {
+  it('fills required fields only, so optional switches keep their defaults', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'research',
+        inputSchema: {
+          type: 'object' as const,
+          properties: { task: { type: 'string' as const }, run_in_background: { type: 'boolean' as const } },
+          required: ['task'],
+        },
+      },
+    ];
+    const step = await new DemoModel().doGenerate({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'dig' }] }],
+      tools,
+    });
+    expect(step.content[1]).toMatchObject({ type: 'tool-call', input: '{"task":"dig"}' });
   });
 });
 
