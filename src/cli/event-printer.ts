@@ -1,10 +1,9 @@
 import type { AgentHandle } from '../client/agent-handle';
 import type { AgentEvent } from '../workflows/event-log';
+import { oneLine } from '../workflows/one-line';
 
-const cut = (value: unknown, max = 160): string => {
-  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).replace(/\s+/g, ' ');
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-};
+const cut = (value: unknown, max = 160): string =>
+  oneLine(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), max);
 
 /** Lines a person reads for one event of the tree, indented by the run's depth. */
 export function describeEvent(event: AgentEvent): string[] {

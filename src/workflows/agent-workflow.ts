@@ -103,8 +103,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
           const ready = () => state.hasMessages() || state.ended;
-          const woke = input.idleTimeout ? await condition(ready, input.idleTimeout) : (await condition(ready), true);
-          if (!woke) state.closeActivation('completed', undefined, 'idle');
+          if (!input.idleTimeout) await condition(ready);
+          else if (!(await condition(ready, input.idleTimeout))) state.closeActivation('completed', undefined, 'idle');
           if (!state.hasMessages()) break;
         }
       }

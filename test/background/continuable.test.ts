@@ -1,29 +1,27 @@
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
+import {
+  callTool,
+  hangUntilAborted,
+  reactiveModel,
+  scriptedModel,
+  toolResults,
+  userTexts,
+} from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 let helperCalls = 0;
 const hanging: string[] = [];
-const lastUser = (options: LanguageModelV4CallOptions) => {
-  const content = options.prompt.filter((message) => message.role === 'user').at(-1)?.content ?? [];
-  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-};
-const hang = (name: string) => (options: LanguageModelV4CallOptions) =>
-  new Promise<{ text: string }>((_, reject) => {
-    hanging.push(name);
-    options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
-  });
+const hang = (name: string) => hangUntilAborted(name, { started: hanging });
 
 const helper = defineAgent({
   name: 'helper',
   model: reactiveModel((options) => {
     helperCalls += 1;
-    return { text: `helper did ${lastUser(options)}` };
+    return { text: `helper did ${userTexts(options).at(-1)}` };
   }),
 });
 const noted = tool({ description: 'Notes.', inputSchema: z.object({}), execute: async () => 'noted' });

@@ -1,19 +1,14 @@
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
+import { reactiveModel, scriptedModel, toolResults, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 let jobGate = false;
 let approved = false;
 let removals = 0;
 const note = { toolCalls: [{ toolName: 'note', input: {} }] };
-const userTexts = (options: LanguageModelV4CallOptions) =>
-  options.prompt.flatMap((message) =>
-    message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
-  );
 
 const agents = [
   defineAgent({

@@ -1,6 +1,6 @@
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
+import { callTool, hangUntilAborted, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 import { httpError } from '../helpers/provider-errors';
 
@@ -19,13 +19,7 @@ const agents = [
   }),
   defineAgent({
     name: 'stuck',
-    model: reactiveModel(
-      (options) =>
-        new Promise((_, reject) => {
-          hanging.push('stuck');
-          options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
-        }),
-    ),
+    model: reactiveModel(hangUntilAborted('stuck', { started: hanging })),
   }),
   defineAgent({
     name: 'job-parent',

@@ -122,3 +122,25 @@ export function toolResults(options: LanguageModelV4CallOptions): unknown[] {
 export function callTool(toolName: string, input: Record<string, unknown>): ScriptedStep {
   return { toolCalls: [{ toolName, input }] };
 }
+
+/** Texts of the user messages of a prompt, in order. */
+export function userTexts(options: LanguageModelV4CallOptions): string[] {
+  return options.prompt.flatMap((message) =>
+    message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+  );
+}
+
+/**
+ * A model-call reaction that never answers, like a provider that hangs: it pushes `name` to
+ * `started`, and to `aborted` once Temporal cancels the call (the abort reached the model).
+ */
+export function hangUntilAborted(name: string, log: { started: string[]; aborted?: string[] }) {
+  return (options: LanguageModelV4CallOptions) =>
+    new Promise<ScriptedStep>((_, reject) => {
+      log.started.push(name);
+      options.abortSignal?.addEventListener('abort', () => {
+        log.aborted?.push(name);
+        reject(new Error(`${name} aborted`));
+      });
+    });
+}

@@ -7,7 +7,7 @@ import type { StreamedEvent } from '../../src/client/tree-stream';
 import { cancelledToolResult } from '../../src/workflows/agent-workflow';
 import { agentDepthKey, agentNameKey, rootWorkflowIdKey } from '../../src/workflows/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
+import { hangUntilAborted, lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 
 const delegate = (toolName: string, task: string) => ({
@@ -16,16 +16,7 @@ const delegate = (toolName: string, task: string) => ({
 const reportBack = (options: LanguageModelV4CallOptions) => ({ text: `got: ${lastToolResult(options)}` });
 const aborted: string[] = [];
 const hanging: string[] = [];
-/** A model call that never answers; it records its start and its abort. */
-const hang = (name: string) => (options: LanguageModelV4CallOptions) => {
-  hanging.push(name);
-  return new Promise<{ text: string }>((_, reject) =>
-    options.abortSignal?.addEventListener('abort', () => {
-      aborted.push(name);
-      reject(new Error('aborted'));
-    }),
-  );
-};
+const hang = (name: string) => hangUntilAborted(name, { started: hanging, aborted });
 
 /** A three-level chain top -> middle -> bottom whose limits are set per test. */
 function chain(prefix: string, topDepth: number | undefined, middleDepth: number | undefined) {
