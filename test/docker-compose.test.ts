@@ -9,6 +9,7 @@ interface ComposeService {
   depends_on?: string[] | Record<string, { condition?: string }>;
   environment?: Record<string, string | null> | string[];
   ports?: string[];
+  volumes?: string[];
   entrypoint?: string | string[];
   command?: string | string[];
 }
@@ -86,12 +87,27 @@ describe('docker-compose.yml', () => {
     expect(declared.sort()).toEqual(expected.sort());
   });
 
-  test('starts the worker after Temporal is healthy and the search attributes exist', () => {
+  test('starts the worker after PostgreSQL and Temporal are healthy and the search attributes exist', () => {
     expect(dependencies('cadre-worker')).toEqual({
+      postgresql: 'service_healthy',
       temporal: 'service_healthy',
       'cadre-search-attributes': 'service_completed_successfully',
     });
     expect(environment('cadre-worker').TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  test('gives the worker a conversation store in the cadre database that PostgreSQL creates on first start', () => {
+    const url = new URL(String(environment('cadre-worker').CADRE_STORE_URL));
+    expect(url.protocol).toBe('postgres:');
+    expect(`${url.hostname}:${url.port}${url.pathname}`).toBe('postgresql:5432/cadre');
+    expect(url.username).toBe(environment('postgresql').POSTGRES_USER);
+    const initFolder = (service('postgresql').volumes ?? [])
+      .map((volume) => volume.split(':'))
+      .find(([, target]) => target === '/docker-entrypoint-initdb.d')?.[0];
+    expect(initFolder).toBeDefined();
+    const scripts = fs.readdirSync(path.resolve(root, String(initFolder)));
+    const sql = scripts.map((name) => fs.readFileSync(path.resolve(root, String(initFolder), name), 'utf8')).join('\n');
+    expect(sql).toMatch(/CREATE DATABASE cadre\b/i);
   });
 
   test('passes the model provider settings through to the worker', () => {

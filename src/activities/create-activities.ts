@@ -6,7 +6,13 @@ import { createRunModelStep } from './model-step';
 import { createRunTool } from './run-tool';
 import { createVerifyApproval } from './verify-approval';
 import { validateCallOptions } from './call-settings';
-import type { AgentActivities, DescribeAgentArgs, MapSubagentOutputArgs, RunToolResult } from './types';
+import type {
+  AgentActivities,
+  CommitConversationArgs,
+  DescribeAgentArgs,
+  MapSubagentOutputArgs,
+  MapSubagentOutputResult,
+} from './types';
 
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
@@ -23,10 +29,13 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     runModelStep: createRunModelStep(deps),
     runTool: createRunTool(deps),
     verifyApproval: createVerifyApproval(deps),
-    async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<RunToolResult> {
+    async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<MapSubagentOutputResult> {
       const map = deps.agents.get(agent).subagents?.[toolName]?.toModelOutput;
       const output = map ? await map(result) : result.text;
       return { output: typeof output === 'string' ? { type: 'text', value: output } : output };
+    },
+    async commitConversation(args: CommitConversationArgs): Promise<void> {
+      await deps.conversations.applyWrites(args);
     },
   };
 }

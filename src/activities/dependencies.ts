@@ -1,12 +1,14 @@
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { ModelRegistry } from '../agents/model-registry';
 import type { ApprovalSigner } from './approval-signer';
+import type { ConversationIo } from './conversation-io';
 import type { TranscriptCache } from './transcript-cache';
 
-/** What the activities close over: the worker's registries and its transcript cache. */
+/** What the activities close over: the worker's registries, the conversation store, and the transcript cache of runs from before it. */
 export interface ActivityDependencies {
   agents: AgentRegistry;
   models: ModelRegistry;
+  conversations: ConversationIo;
   transcripts: TranscriptCache;
   /** Signs and verifies approval requests; absent when the worker has no approval secret. */
   signer?: ApprovalSigner;

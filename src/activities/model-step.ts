@@ -1,8 +1,10 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolResultPart } from 'ai';
 import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
-import { callModel } from './call-model';
+import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
+import { callsOf } from '../protocol/step-calls';
+import { callModel, type ModelCallOutcome } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
@@ -11,18 +13,34 @@ import { keepHeartbeating } from './heartbeat';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 
-/** Builds `runModelStep`: one call to the model with the transcript read from the workflow. */
+/**
+ * Builds `runModelStep`: one call to the model. On the store it first writes what the workflow
+ * decided, reads the prompt, records the provider's response the moment it arrives (a retried
+ * step reuses it instead of paying twice), then records the judged step and returns its summary.
+ * Runs from before the store read their transcript from the workflow by query.
+ */
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
     const context = Context.current();
     const stopHeartbeat = keepHeartbeating(context, { step: args.step });
+    const { conversation } = args;
     try {
       const agent = deps.agents.get(args.agent);
       const model = deps.models.resolve(args.modelRoute);
-      const messages = await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength);
+      await deps.conversations.applyWrites(args);
+      const stepKey = modelStepKey(args.step, args.transcriptLength);
+      if (conversation) {
+        const recorded = await deps.conversations.get<RunModelStepResult>(conversation, stepKey);
+        if (recorded) return withoutAssistant(recorded, stepKey);
+      }
+      const messages = conversation
+        ? await deps.conversations.read(conversation, args.transcriptLength)
+        : await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength);
       const settings = await resolveCallSettings(agent, args);
       const tools = modelTools(agent, args.overrides?.toolFilter);
-      const result = await callModel(
+      const responseKey = modelResponseKey(args.step, args.transcriptLength);
+      const reused = conversation ? await deps.conversations.get<ModelCallOutcome>(conversation, responseKey) : undefined;
+      const called = reused ?? await callModel(
         {
           model,
           instructions:
@@ -37,6 +55,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
         },
         context,
       );
+      const result = conversation && !reused ? await deps.conversations.put(conversation, responseKey, called) : called;
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
@@ -60,7 +79,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
           signer: deps.signer,
         },
       );
-      return {
+      const step: RunModelStepResult = {
         assistant: withApprovalRequests(assistant, toolCalls),
         toolCalls,
         rejectedCalls,
@@ -68,13 +87,25 @@ export function createRunModelStep(deps: ActivityDependencies) {
         finishReason: result.finishReason,
         usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
       };
+      if (!conversation) return step;
+      const calls = callsOf(step);
+      const recorded = await deps.conversations.put(conversation, stepKey, { ...step, calls });
+      return withoutAssistant(recorded, stepKey);
     } catch (error) {
+      if (error instanceof ApplicationFailure) throw error;
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
       throw toModelStepFailure(error, args.modelRoute);
     } finally {
       stopHeartbeat();
     }
   };
+}
+
+/** The step as the workflow records it: the assistant message stays in the store under `key`. */
+function withoutAssistant(step: RunModelStepResult, key: string): RunModelStepResult {
+  const summary: RunModelStepResult = { ...step, assistantKey: key };
+  delete summary.assistant;
+  return summary;
 }
 
 /** `''` for a root run; `research-1:` for `root/research-1`, so approval ids stay unique in a tree. */

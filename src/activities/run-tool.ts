@@ -1,4 +1,7 @@
 import { Context } from '@temporalio/activity';
+import type { ModelMessage, Tool, ToolResultPart } from 'ai';
+import { toolOutputKey } from '../protocol/pending-message';
+import { type StoredToolOutput, summarizeOutput } from './conversation-io';
 import { defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
 import { revalidateApprovedCall } from './revalidate';
@@ -6,10 +9,20 @@ import { keepHeartbeating } from './heartbeat';
 import { limitToolOutput, toToolOutput } from './tool-output';
 import type { RunToolArgs, RunToolResult } from './types';
 
-/** Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model. */
+/**
+ * Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model.
+ * On the store the output is recorded once under the call's id: a retry after the write returns
+ * the recorded output without running the tool again. Tools themselves are at-least-once.
+ */
 export function createRunTool(deps: ActivityDependencies) {
   return async function runTool(args: RunToolArgs): Promise<RunToolResult> {
     const context = Context.current();
+    const { conversation } = args;
+    const key = toolOutputKey(args.toolCallId);
+    if (conversation) {
+      const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
+      if (recorded) return { stored: summarizeOutput(recorded.output) };
+    }
     const agent = deps.agents.get(args.agent);
     const limit = agent.maxToolOutputChars ?? defaultMaxToolOutputChars;
     const filter = args.overrides?.toolFilter;
@@ -27,31 +40,51 @@ export function createRunTool(deps: ActivityDependencies) {
       };
     }
     const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
+    const record = async (output: ToolResultPart['output']): Promise<RunToolResult> => {
+      if (!conversation) return { output };
+      const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output });
+      return { stored: summarizeOutput(stored.output) };
+    };
     try {
-      const messages = await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
-      if (args.revalidate) {
-        const refusal = await revalidateApprovedCall(agent, args, messages);
-        if (refusal) return { output: refusal };
+      // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
+      const messages = conversation
+        ? await deps.conversations.read(conversation, args.promptLength)
+        : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
+      let output: ToolResultPart['output'];
+      try {
+        output =
+          (args.revalidate ? await revalidateApprovedCall(agent, args, messages) : undefined) ??
+          (await execute(tool, args, messages, context));
+      } catch (error) {
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+        const message = error instanceof Error ? error.message : String(error);
+        output = { type: 'error-text', value: message };
       }
-      const returned = tool.execute(args.input, {
-        toolCallId: args.toolCallId,
-        messages,
-        abortSignal: context.cancellationSignal,
-        context: {},
-      });
-      const output = await lastValue(returned);
-      const modelOutput = tool.toModelOutput
-        ? await tool.toModelOutput({ toolCallId: args.toolCallId, input: args.input, output })
-        : toToolOutput(output);
-      return { output: limitToolOutput(modelOutput, limit) };
-    } catch (error) {
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-      const message = error instanceof Error ? error.message : String(error);
-      return { output: limitToolOutput({ type: 'error-text', value: message }, limit) };
+      return await record(limitToolOutput(output, limit));
     } finally {
       stopHeartbeat();
     }
   };
+}
+
+/** Runs the tool's `execute` and maps its value to what the model sees. */
+async function execute(
+  tool: Tool,
+  args: RunToolArgs,
+  messages: ModelMessage[],
+  context: Context,
+): Promise<ToolResultPart['output']> {
+  if (!tool.execute) throw new Error(`Tool '${args.toolName}' has no execute function.`);
+  const returned = tool.execute(args.input, {
+    toolCallId: args.toolCallId,
+    messages,
+    abortSignal: context.cancellationSignal,
+    context: {},
+  });
+  const output = await lastValue(returned);
+  return tool.toModelOutput
+    ? await tool.toModelOutput({ toolCallId: args.toolCallId, input: args.input, output })
+    : toToolOutput(output);
 }
 
 /** A tool's result; for a streaming tool (async generator of preliminary results), its last value. */

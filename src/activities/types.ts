@@ -1,6 +1,9 @@
 import type { AssistantModelMessage, ToolResultPart } from 'ai';
 import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
 import type { SubagentResult } from '../agents/subagent-definition';
+import type { ConversationWrites } from '../protocol/pending-message';
+import type { ConversationRef } from '../store/conversation-store';
+import type { AgentEvent } from '../workflows/event-log';
 
 /** Token counts of one or more model steps. */
 export interface TokenUsage {
@@ -38,12 +41,22 @@ export interface ToolCallApproval extends ApprovalVerdict {
   signature?: string;
 }
 
+/** What an activity writes to the store before its own work: the messages and events the workflow decided. */
+export interface StoreWrites {
+  /** The run's conversation in the store; absent for runs that keep their transcript in memory. */
+  conversation?: ConversationRef;
+  /** Messages to write first, references resolved from the store's records. */
+  writes?: ConversationWrites;
+  /** Events to append to the run's event log. */
+  events?: AgentEvent[];
+}
+
 /**
  * Input of `runModelStep`. The transcript is left out on purpose: the activity reads it from
- * its workflow by query (with a worker-local cache), so history grows with the conversation,
- * not with steps x context.
+ * the conversation store (runs from before the store: from its workflow by query), so history
+ * grows with the number of messages, not with their size or with steps x context.
  */
-export interface RunModelStepArgs extends CallContext {
+export interface RunModelStepArgs extends CallContext, StoreWrites {
   agent: string;
   modelRoute: string;
   workflowId: string;
@@ -65,9 +78,16 @@ export interface ModelToolCall {
   approval?: ToolCallApproval;
 }
 
-/** What one model step produced: the assistant message, the calls to run, and the calls already answered. */
+/**
+ * What one model step produced: the calls to run, the calls already answered, and the assistant
+ * message (recorded in the store under `assistantKey`; inline only for runs without the store).
+ */
 export interface RunModelStepResult {
-  assistant: AssistantModelMessage;
+  assistant?: AssistantModelMessage;
+  /** Store key of the assistant message, for runs on the store. */
+  assistantKey?: string;
+  /** Every tool call of the assistant message in order, rejected ones included (absent in steps recorded before the store). */
+  calls?: Array<{ toolCallId: string; toolName: string }>;
   toolCalls: ModelToolCall[];
   /** Error results for calls the AI SDK rejected (unknown tool, invalid input); the model sees them. */
   rejectedCalls: ToolResultPart[];
@@ -78,6 +98,8 @@ export interface RunModelStepResult {
 
 /** Input of `runTool`: one tool call of one agent. */
 export interface RunToolArgs extends CallContext {
+  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
+  conversation?: ConversationRef;
   agent: string;
   workflowId: string;
   runId: string;
@@ -118,9 +140,30 @@ export interface MapSubagentOutputArgs {
   result: SubagentResult;
 }
 
-/** A tool's output as the model will see it, already cut to the agent's size limit. */
+/** A stored tool output as the workflow records it: kind, size and a preview for Temporal UI. */
+export interface StoredOutputSummary {
+  outputType: string;
+  bytes: number;
+  preview: string;
+}
+
+/**
+ * A tool's output as the model will see it, already cut to the agent's size limit: inline, or
+ * recorded in the store (runs on the store) with a summary.
+ */
 export interface RunToolResult {
+  output?: ToolResultPart['output'];
+  stored?: StoredOutputSummary;
+}
+
+/** The subagent output as the parent's model sees it (always inline: it came through history already). */
+export interface MapSubagentOutputResult {
   output: ToolResultPart['output'];
+}
+
+/** Input of `commitConversation`: writes the workflow's decided messages and events at a settle point. */
+export interface CommitConversationArgs extends StoreWrites {
+  conversation: ConversationRef;
 }
 
 /** The activities the agent workflow calls; implemented by `createActivities`. */
@@ -129,5 +172,6 @@ export interface AgentActivities {
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;
-  mapSubagentOutput(args: MapSubagentOutputArgs): Promise<RunToolResult>;
+  mapSubagentOutput(args: MapSubagentOutputArgs): Promise<MapSubagentOutputResult>;
+  commitConversation(args: CommitConversationArgs): Promise<void>;
 }

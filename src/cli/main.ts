@@ -7,6 +7,7 @@ import { approvalsCommand, decideCommand } from './commands/approvals';
 import { devCommand, workerCommand } from './commands/dev';
 import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
+import { transcriptCommand } from './commands/transcript';
 import { loadAgents } from './load-agents';
 
 const usage = `Usage: cadre <command>
@@ -20,8 +21,10 @@ const usage = `Usage: cadre <command>
   approvals <workflowId>      list pending approvals
   approve <workflowId> <approvalId> [--reason ...] [--by ...]
   deny <workflowId> <approvalId> --reason ... [--by ...]
+  transcript <workflowId> [--json]
+                              print the run's whole conversation from the conversation store
 
-Environment: TEMPORAL_ADDRESS, CADRE_APPROVAL_SECRET, TEMPORAL_NAMESPACE, CADRE_UI_URL, CADRE_MODEL,
+Environment: TEMPORAL_ADDRESS, CADRE_STORE_URL, CADRE_APPROVAL_SECRET, TEMPORAL_NAMESPACE, CADRE_UI_URL, CADRE_MODEL,
 OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY).`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.
@@ -36,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       reason: { type: 'string' },
       context: { type: 'string' },
       by: { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
       }
       return await runCommand(agent, prompt.join(' '), write, parseContext(values.context));
     }
+    case 'transcript':
+      if (!rest[0]) return fail(write, 'cadre transcript needs a workflow id.');
+      return await transcriptCommand(rest[0], values.json === true, write);
     case 'approvals':
       if (!rest[0]) return fail(write, 'cadre approvals needs a workflow id.');
       return await approvalsCommand(rest[0], write);

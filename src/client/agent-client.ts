@@ -11,6 +11,8 @@ import {
   rootWorkflowIdKey,
 } from '../workflows/search-attributes';
 import { AgentHandle } from './agent-handle';
+import { LazyStore } from './lazy-store';
+import type { ConversationStore } from '../store/conversation-store';
 import { oneLine } from '../workflows/one-line';
 
 /** Options of `AgentClient.connect`. */
@@ -24,6 +26,11 @@ export interface AgentClientOptions {
   searchAttributes?: boolean;
   /** Web UI address used for `AgentHandle.uiUrl()`; defaults to `CADRE_UI_URL`. */
   uiUrl?: string;
+  /**
+   * The conversation store transcripts and event logs are read from: an open store or a URL.
+   * Defaults to `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`; opened on first use.
+   */
+  store?: ConversationStore | string;
 }
 
 /** Options of one run. */
@@ -52,6 +59,7 @@ export class AgentClient {
     private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
       Pick<AgentClientOptions, 'uiUrl'>,
     private readonly ownedConnection?: Connection,
+    private readonly store: LazyStore = new LazyStore(),
   ) {}
 
   /** Connects to Temporal. */
@@ -60,12 +68,22 @@ export class AgentClient {
       address: options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     });
     const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
-    return new AgentClient(new Client({ connection, namespace }), AgentClient.settings(options, namespace), connection);
+    return new AgentClient(
+      new Client({ connection, namespace }),
+      AgentClient.settings(options, namespace),
+      connection,
+      new LazyStore(options.store),
+    );
   }
 
   /** Wraps an existing Temporal client (its connection stays the caller's). */
   static fromClient(client: Client, options: Omit<AgentClientOptions, 'address' | 'namespace'> = {}): AgentClient {
-    return new AgentClient(client, AgentClient.settings(options, client.options.namespace));
+    return new AgentClient(
+      client,
+      AgentClient.settings(options, client.options.namespace),
+      undefined,
+      new LazyStore(options.store),
+    );
   }
 
   private static settings(options: AgentClientOptions, namespace: string) {
@@ -115,13 +133,14 @@ export class AgentClient {
     return this.wrap(workflowId);
   }
 
-  /** Closes the connection this client opened (not one passed in). */
+  /** Closes the connection and the store this client opened (not ones passed in). */
   async close(): Promise<void> {
     await this.ownedConnection?.close();
+    await this.store.close();
   }
 
   private wrap(workflowId: string): AgentHandle {
-    return new AgentHandle(this.client, workflowId, this.options.uiUrl, this.options.namespace);
+    return new AgentHandle(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { ModelMessage } from 'ai';
+import { LazyStore } from './lazy-store';
 import type { ChildRun } from '../workflows/agent-state';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../workflows/approval-types';
@@ -29,6 +31,7 @@ export class AgentHandle {
     /** Web UI address, when known, for `uiUrl()`. */
     private readonly uiBaseUrl?: string,
     private readonly namespace = 'default',
+    private readonly store: LazyStore = new LazyStore(),
   ) {
     this.handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   }
@@ -51,9 +54,30 @@ export class AgentHandle {
     return await this.handle.result();
   }
 
-  /** Transcript messages (the AI SDK's `ModelMessage`s) from index `from`. */
-  async transcript(from = 0): Promise<TranscriptPage> {
-    return await this.handle.query(transcriptQuery, { from });
+  /**
+   * One page of the transcript (the AI SDK's `ModelMessage`s) from index `from`, read from the
+   * conversation store and paged by bytes (default 1 MB; at least one message): read on from `next`.
+   * Runs from before the store answer from workflow memory.
+   */
+  async transcript(from = 0, options: { maxBytes?: number } = {}): Promise<TranscriptPage> {
+    const store = await this.store.get();
+    const conversationId = await store.findConversation(this.workflowId);
+    if (!conversationId) {
+      const page = await this.handle.query(transcriptQuery, { from });
+      return { ...page, next: page.from + page.messages.length };
+    }
+    const page = await store.readMessages(conversationId, { from, ...options });
+    return { from: page.from, next: page.next, total: page.total, messages: page.messages, conversationId };
+  }
+
+  /** Every transcript message from index `from`, page by page: a conversation of any length. */
+  async *messages(from = 0): AsyncGenerator<ModelMessage> {
+    for (let next = from; ; ) {
+      const page = await this.transcript(next);
+      yield* page.messages;
+      next = page.next ?? page.from + page.messages.length;
+      if (page.messages.length === 0 || next >= page.total) return;
+    }
   }
 
   /** The run's status report. */
@@ -110,7 +134,7 @@ export class AgentHandle {
 
   /** Follows the events of this run and its whole subagent tree; resumable with a cursor. */
   stream(options: StreamOptions = {}): AsyncGenerator<StreamedEvent> {
-    return streamTree(this.client, this.workflowId, options);
+    return streamTree(this.client, this.workflowId, options, this.store);
   }
 
   /** The subagent runs this run started, with their workflow ids, depth and state. */

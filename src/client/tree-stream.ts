@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { AgentEvent, EventPage } from '../workflows/event-log';
 import { eventsQuery } from '../workflows/definitions';
 import { liveModelText } from './live-text';
+import { LazyStore } from './lazy-store';
 
 /** Where a stream stands in each run of the tree: the next sequence number to read, by workflow id. */
 export type StreamCursor = Record<string, number>;
@@ -43,6 +44,7 @@ export async function* streamTree(
   client: Client,
   rootWorkflowId: string,
   options: StreamOptions = {},
+  store: LazyStore = new LazyStore(),
 ): AsyncGenerator<StreamedEvent> {
   const cursor: StreamCursor = { [rootWorkflowId]: 0, ...options.cursor };
   const finished = new Set<string>();
@@ -52,8 +54,7 @@ export async function* streamTree(
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 200));
 
   async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
-    const handle = client.workflow.getHandle(workflowId);
-    const page: EventPage = await handle.query(eventsQuery, { from: cursor[workflowId] ?? 0 });
+    const page = await readEvents(client, store, workflowId, cursor[workflowId] ?? 0);
     for (const event of page.events) {
       if (event.type === 'subagent-finished' && !finished.has(event.childWorkflowId)) {
         // The child's own events come first, so its end precedes the parent's report of it.
@@ -104,4 +105,24 @@ export async function* streamTree(
     if (Object.keys(cursor).every((workflowId) => finished.has(workflowId))) return;
     await pause();
   }
+}
+
+/**
+ * A run's events from `from`: those the store holds (written by the run's activities), then the
+ * tail still in the workflow's memory. Asks the workflow first, so the two parts meet exactly.
+ */
+async function readEvents(client: Client, store: LazyStore, workflowId: string, from: number): Promise<EventPage> {
+  const page: EventPage = await client.workflow.getHandle(workflowId).query(eventsQuery, { from });
+  const stored = page.stored;
+  if (!stored || from >= stored.written) return page;
+  const older: AgentEvent[] = [];
+  const conversations = await store.get();
+  for (let next = from; next < stored.written; ) {
+    const part = await conversations.readEvents(stored.conversationId, next);
+    const events = part.events.map((item) => item.event as AgentEvent).filter((event) => event.seq < stored.written);
+    if (events.length === 0) break;
+    older.push(...events);
+    next = part.next;
+  }
+  return { ...page, events: [...older, ...page.events] };
 }

@@ -6,6 +6,9 @@ import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
 import { TranscriptCache } from '../activities/transcript-cache';
 import { ApprovalSigner } from '../activities/approval-signer';
+import { ConversationIo } from '../activities/conversation-io';
+import type { ConversationStore } from '../store/conversation-store';
+import { openStore } from '../store/open-store';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -32,6 +35,11 @@ export interface AgentWorkerOptions {
   approvalSecret?: string;
   /** Delegation depth allowed where a subagent entry sets none (the root is 0). Default 1. */
   maxDepth?: number;
+  /**
+   * The conversation store: an open store (it stays the caller's to close) or a URL. Defaults to
+   * `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`. Workers and clients must share it.
+   */
+  store?: ConversationStore | string;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -42,7 +50,11 @@ export interface AgentWorker {
   taskQueue: string;
   agents: AgentRegistry;
   transcripts: TranscriptCache;
-  /** Runs until shut down, then closes the connections. */
+  /** The conversation store the activities read and write. */
+  store: ConversationStore;
+  /** The activities' view of the store, with its read counters. */
+  conversations: ConversationIo;
+  /** Runs until shut down, then closes the connections and the store it opened. */
   run(): Promise<void>;
   shutdown(): void;
 }
@@ -65,6 +77,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const ownedClientConnection = options.client ? undefined : await Connection.connect({ address });
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
   const transcripts = new TranscriptCache(client);
+  const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
+  const store = ownedStore ?? (options.store as ConversationStore);
+  const conversations = new ConversationIo(store);
   const ownedConnection = options.connection ? undefined : await NativeConnection.connect({ address });
   const connection = options.connection ?? ownedConnection;
   const worker = await Worker.create({
@@ -74,7 +89,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({ agents, models, transcripts, signer }),
+    activities: createActivities({
+      agents,
+      models,
+      transcripts,
+      conversations,
+      signer,
+    }),
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...options.workerOptions,
@@ -84,12 +105,15 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue,
     agents,
     transcripts,
+    store,
+    conversations,
     async run() {
       try {
         await worker.run();
       } finally {
         await ownedConnection?.close();
         await ownedClientConnection?.close();
+        await ownedStore?.close();
       }
     },
     shutdown() {

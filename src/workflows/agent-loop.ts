@@ -5,10 +5,10 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ToolApprovalResponse, ToolResultPart } from 'ai';
+import type { ToolApprovalResponse } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, ModelToolCall, RunModelStepResult } from '../activities/types';
-import type { AgentState } from './agent-state';
+import type { AgentState, ToolOutcome } from './agent-state';
 import type { AgentWorkflowInput } from './definitions';
 import { describeFailure } from './failures';
 import type { StatusPublisher } from './status-publisher';
@@ -60,7 +60,8 @@ export class AgentLoop {
     while (state.activationSteps < spec.maxSteps) {
       state.drainInbox();
       const stepNumber = state.steps + 1;
-      const promptLength = state.transcript.length;
+      const promptLength = state.conversation.length;
+      const writes = state.storeWrites();
       let step: RunModelStepResult;
       try {
         step = await this.model.runModelStep.executeWithOptions(
@@ -77,9 +78,11 @@ export class AgentLoop {
               runtimeContext: this.input.runtimeContext,
               overrides: this.input.overrides,
               rootWorkflowId: this.input.rootWorkflowId,
+              ...writes,
             },
           ],
         );
+        state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;
         state.closeActivation(
@@ -108,7 +111,7 @@ export class AgentLoop {
    * On cancellation the calls that finished keep their real results; the workflow closes the rest.
    */
   private async runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
-    const outputs = new Map<string, ToolResultPart['output']>();
+    const outputs = new Map<string, ToolOutcome>();
     const responses = new Map<string, ToolApprovalResponse>();
     const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
@@ -124,15 +127,14 @@ export class AgentLoop {
         }
         if (decision && !decision.approved) {
           outputs.set(call.toolCallId, {
-            type: 'execution-denied',
-            reason: decision.reason ?? 'The tool call was denied.',
+            output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' },
           });
           return;
         }
         outputs.set(
           call.toolCallId,
           this.subagents.handles(call.toolName)
-            ? await this.subagents.run(call)
+            ? { output: await this.subagents.run(call) }
             : await this.runTool(call, promptLength, call.approval?.type === 'user-approval'),
         );
       }),
@@ -212,10 +214,12 @@ export class AgentLoop {
     call: ModelToolCall,
     promptLength: number,
     revalidate: boolean,
-  ): Promise<ToolResultPart['output']> {
+  ): Promise<ToolOutcome> {
     try {
+      const conversation = this.state.conversation.ref;
       const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
         {
+          ...(conversation ? { conversation } : {}),
           agent: this.spec.name,
           workflowId: workflowInfo().workflowId,
           runId: workflowInfo().runId,
@@ -229,10 +233,11 @@ export class AgentLoop {
           ...(revalidate ? { revalidate } : {}),
         },
       ]);
-      return result.output;
+      if (result.stored) return { stored: result.stored };
+      return { output: result.output ?? { type: 'error-text', value: `Tool '${call.toolName}' returned nothing.` } };
     } catch (error) {
       if (isCancellation(error)) throw error;
-      return { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` };
+      return { output: { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` } };
     }
   }
 

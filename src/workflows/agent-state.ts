@@ -1,13 +1,26 @@
-import type { ModelMessage, ToolApprovalResponse, ToolCallPart, ToolResultPart } from 'ai';
-import type { RunModelStepResult, TokenUsage } from '../activities/types';
+import type { ModelMessage, ToolApprovalResponse, ToolResultPart } from 'ai';
+import type { RunModelStepResult, StoredOutputSummary, StoreWrites, TokenUsage } from '../activities/types';
+import type { PendingToolMessage } from '../protocol/pending-message';
+import { callsOf, type StepCall } from '../protocol/step-calls';
+import type { ConversationRef } from '../store/conversation-store';
 import { ApprovalBook } from './approval-book';
 import type { ApprovalsReport } from './approval-types';
-import { type AgentEvent, EventLog, preview } from './event-log';
+import { Conversation, type ConversationSnapshot } from './conversation';
 import type { AgentStatus, StopReason, TranscriptPage } from './definitions';
+import { type AgentEvent, EventLog, type EventLogSnapshot, preview } from './event-log';
 
-/** Everything continue-as-new carries from one run to the next. */
+/** Version of the snapshots this code writes; `migrate()` upgrades older ones. */
+export const stateSnapshotVersion = 2;
+
+/** Everything continue-as-new carries from one run to the next: counters and references, not content. */
 export interface AgentStateSnapshot {
-  transcript: ModelMessage[];
+  version: typeof stateSnapshotVersion;
+  /** The conversation in the store (runs on the store). */
+  conversation?: ConversationSnapshot;
+  /** The whole transcript, for runs that keep it in memory (started before the store). */
+  transcript?: ModelMessage[];
+  /** Calls of the last model step that have no result yet. */
+  openCalls: StepCall[];
   inbox: string[];
   steps: number;
   activations: number;
@@ -21,8 +34,26 @@ export interface AgentStateSnapshot {
   approvals: ApprovalsReport;
   activationStart: number;
   children: ChildRun[];
-  events: { kept: AgentEvent[]; next: number };
+  events: EventLogSnapshot;
 }
+
+/**
+ * A snapshot written before the conversation store (no version): it carries the whole transcript.
+ * The earliest ones also lack approvals, children and events.
+ */
+export type AgentStateSnapshotV1 = Omit<
+  AgentStateSnapshot,
+  'version' | 'conversation' | 'openCalls' | 'events' | 'approvals' | 'children' | 'activationStart'
+> & {
+  transcript: ModelMessage[];
+  approvals?: ApprovalsReport;
+  children?: ChildRun[];
+  activationStart?: number;
+  events?: { kept: AgentEvent[]; next: number };
+};
+
+/** A tool call's output as the workflow holds it: inline, or a summary of what the tool activity stored. */
+export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: StoredOutputSummary };
 
 /** A subagent run started by this one. */
 export interface ChildRun {
@@ -46,68 +77,163 @@ export interface ChildRun {
   awaited?: boolean;
 }
 
+/** Upgrades a snapshot of any earlier version to the current one. */
+export function migrate(snapshot: AgentStateSnapshot | AgentStateSnapshotV1): AgentStateSnapshot {
+  if ('version' in snapshot && snapshot.version === stateSnapshotVersion) return snapshot;
+  const old = snapshot as AgentStateSnapshotV1;
+  const openCalls = Conversation.inMemory(old.transcript)
+    .unansweredCalls()
+    .map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
+  return {
+    ...old,
+    version: stateSnapshotVersion,
+    openCalls,
+    approvals: old.approvals ?? { requests: [], refusals: [] },
+    children: old.children ?? [],
+    activationStart: old.activationStart ?? 0,
+    events: { kept: old.events?.kept ?? [], next: old.events?.next ?? 0 },
+  };
+}
+
 /**
- * The agent's state machine: transcript, inbox and step counters. Plain code with no
- * Temporal calls, so unit tests drive it without a server. The transcript is append-only,
- * which lets model-step activities cache its prefix.
+ * The agent's state machine: conversation, inbox, counters, approvals and children. Plain code
+ * with no Temporal calls, so unit tests drive it without a server. Other modules change it only
+ * through its methods.
  */
 export class AgentState {
-  transcript: ModelMessage[] = [];
-  inbox: string[] = [];
-  steps = 0;
-  activations = 0;
-  activationOpen = false;
-  activationSteps = 0;
-  usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  lastText = '';
-  lastStopReason?: StopReason;
-  lastError?: string;
-  ended = false;
-  status: AgentStatus = 'starting';
-  approvals = new ApprovalBook();
-  /** Transcript index where the current activation began: a fork child sees what is before it. */
-  activationStart = 0;
-  children: ChildRun[] = [];
-  interruptRequested = false;
-  /** Why a session ended on its own (`idle`), reported to a parent. */
-  closeReason?: string;
-  events = new EventLog('', 0);
+  readonly inbox: string[] = [];
+  readonly approvals: ApprovalBook;
+  readonly children: ChildRun[];
+  readonly events: EventLog;
+  readonly conversation: Conversation;
+  private openCalls: StepCall[] = [];
+  private counters = {
+    steps: 0,
+    activations: 0,
+    activationOpen: false,
+    activationSteps: 0,
+    activationStart: 0,
+    ended: false,
+  };
+  private totalUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  private last: { text: string; stopReason?: StopReason; error?: string; closeReason?: string } = { text: '' };
+  private currentStatus: AgentStatus = 'starting';
 
-  /** A state restored from a continue-as-new snapshot, or a fresh one. */
-  static restore(snapshot?: AgentStateSnapshot, identity = { workflowId: '', depth: 0 }): AgentState {
-    const state = new AgentState();
-    state.events = new EventLog(identity.workflowId, identity.depth);
-    if (snapshot) {
-      const { approvals, events, ...rest } = structuredCopy(snapshot);
-      Object.assign(state, rest);
-      state.approvals = new ApprovalBook(approvals.requests, approvals.refusals);
-      state.events = new EventLog(identity.workflowId, identity.depth, events.kept, events.next);
+  private constructor(
+    identity: { workflowId: string; depth: number },
+    conversation: Conversation,
+    snapshot?: AgentStateSnapshot,
+  ) {
+    this.conversation = conversation;
+    this.events = new EventLog(identity.workflowId, identity.depth, snapshot?.events, conversation.ref?.id);
+    this.approvals = new ApprovalBook(snapshot?.approvals.requests, snapshot?.approvals.refusals);
+    this.children = snapshot ? structuredCopy(snapshot.children) : [];
+    if (!snapshot) return;
+    this.inbox.push(...snapshot.inbox);
+    this.openCalls = [...snapshot.openCalls];
+    this.counters = {
+      steps: snapshot.steps,
+      activations: snapshot.activations,
+      activationOpen: snapshot.activationOpen,
+      activationSteps: snapshot.activationSteps,
+      activationStart: snapshot.activationStart,
+      ended: snapshot.ended,
+    };
+    this.totalUsage = { ...snapshot.usage };
+    this.last = { text: snapshot.lastText, stopReason: snapshot.lastStopReason, error: snapshot.lastError };
+  }
+
+  /**
+   * A fresh state, or one restored from a continue-as-new snapshot of any version. With `store`,
+   * the conversation lives in the store: a snapshot from before the store has its transcript
+   * written there by the first activity, then it leaves memory.
+   */
+  static restore(
+    snapshot?: AgentStateSnapshot | AgentStateSnapshotV1,
+    identity = { workflowId: '', depth: 0 },
+    store?: ConversationRef,
+  ): AgentState {
+    const current = snapshot ? migrate(structuredCopy(snapshot)) : undefined;
+    let conversation: Conversation;
+    if (!store) conversation = Conversation.inMemory(current?.transcript ?? []);
+    else if (current?.conversation) conversation = Conversation.stored(store, current.conversation);
+    else {
+      conversation = Conversation.stored(store);
+      for (const message of current?.transcript ?? []) conversation.append(message);
+      if (current) current.events = { ...current.events, written: current.events.kept[0]?.seq ?? current.events.next };
     }
-    return state;
+    return new AgentState(identity, conversation, current);
   }
 
   /** A plain copy of the state for continue-as-new. */
   snapshot(): AgentStateSnapshot {
+    const conversation = this.conversation.snapshot();
     return structuredCopy({
-      transcript: this.transcript,
+      version: stateSnapshotVersion,
+      ...(conversation ? { conversation } : { transcript: this.conversation.page().messages }),
+      openCalls: this.openCalls,
       inbox: this.inbox,
-      steps: this.steps,
-      activations: this.activations,
-      activationOpen: this.activationOpen,
-      activationSteps: this.activationSteps,
-      usage: this.usage,
-      lastText: this.lastText,
-      lastStopReason: this.lastStopReason,
-      lastError: this.lastError,
-      ended: this.ended,
+      ...this.counters,
+      usage: this.totalUsage,
+      lastText: this.last.text,
+      lastStopReason: this.last.stopReason,
+      lastError: this.last.error,
       approvals: { requests: this.approvals.requests, refusals: this.approvals.refusals },
-      activationStart: this.activationStart,
       children: this.children,
-      events: { kept: this.events.events, next: this.events.next },
+      events: this.events.snapshot(),
     });
   }
 
-  /** Queues a user message; it enters the transcript at the next step. */
+  get steps(): number {
+    return this.counters.steps;
+  }
+  get activations(): number {
+    return this.counters.activations;
+  }
+  get activationOpen(): boolean {
+    return this.counters.activationOpen;
+  }
+  get activationSteps(): number {
+    return this.counters.activationSteps;
+  }
+  /** Conversation index where the current activation began: a fork child sees what is before it. */
+  get activationStart(): number {
+    return this.counters.activationStart;
+  }
+  get ended(): boolean {
+    return this.counters.ended;
+  }
+  get usage(): TokenUsage {
+    return this.totalUsage;
+  }
+  get lastText(): string {
+    return this.last.text;
+  }
+  get lastStopReason(): StopReason | undefined {
+    return this.last.stopReason;
+  }
+  get lastError(): string | undefined {
+    return this.last.error;
+  }
+  /** Why a session ended on its own (`idle`), reported to a parent. */
+  get closeReason(): string | undefined {
+    return this.last.closeReason;
+  }
+  get status(): AgentStatus {
+    return this.currentStatus;
+  }
+
+  /** Sets the status the queries and Temporal UI show. */
+  setStatus(status: AgentStatus): void {
+    this.currentStatus = status;
+  }
+
+  /** Ends a session once its current activation settles. */
+  end(): void {
+    this.counters.ended = true;
+  }
+
+  /** Queues a user message; it enters the conversation at the next step. */
   receive(text: string): void {
     this.inbox.push(text);
   }
@@ -119,125 +245,152 @@ export class AgentState {
 
   /** Starts an activation: the queued messages become user turns. */
   openActivation(): void {
-    this.activationOpen = true;
-    this.activationSteps = 0;
-    this.activationStart = this.transcript.length;
-    this.activations += 1;
-    this.lastError = undefined;
+    this.counters.activationOpen = true;
+    this.counters.activationSteps = 0;
+    this.counters.activationStart = this.conversation.length;
+    this.counters.activations += 1;
+    this.last.error = undefined;
     this.drainInbox();
   }
 
-  /** Moves queued messages into the transcript; called before every model step. */
+  /** Moves queued messages into the conversation; called before every model step. */
   drainInbox(): number {
     const count = this.inbox.length;
     for (const text of this.inbox.splice(0)) {
-      this.transcript.push({ role: 'user', content: text });
+      this.conversation.append({ role: 'user', content: text });
       this.events.emit({ type: 'user-message', text });
     }
     return count;
   }
 
-  /** Appends a model step's assistant message and counts it. */
+  /** Appends a model step's assistant message (or its store reference) and counts it. */
   recordModelStep(step: RunModelStepResult): void {
-    this.steps += 1;
-    this.activationSteps += 1;
-    this.usage = {
-      inputTokens: this.usage.inputTokens + step.usage.inputTokens,
-      outputTokens: this.usage.outputTokens + step.usage.outputTokens,
+    this.counters.steps += 1;
+    this.counters.activationSteps += 1;
+    this.totalUsage = {
+      inputTokens: this.totalUsage.inputTokens + step.usage.inputTokens,
+      outputTokens: this.totalUsage.outputTokens + step.usage.outputTokens,
     };
-    this.transcript.push(step.assistant);
-    this.lastText = step.text;
-    if (step.text) this.events.emit({ type: 'text', step: this.steps, text: step.text });
-    for (const call of toolCallsOf(step.assistant)) {
-      this.events.emit({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    if (step.assistant) this.conversation.append(step.assistant);
+    else if (step.assistantKey) this.conversation.append({ role: 'stored', key: step.assistantKey });
+    this.last.text = step.text;
+    if (step.text) this.events.emit({ type: 'text', step: this.counters.steps, text: step.text });
+    this.openCalls = callsOf(step);
+    const inputs = new Map(step.toolCalls.map((call) => [call.toolCallId, call.input]));
+    for (const call of this.openCalls) {
+      this.events.emit({ ...call, type: 'tool-call', input: shortInput(inputs.get(call.toolCallId)) });
     }
   }
 
   /**
    * Appends one tool message answering every call of the step, in the order the model made them:
-   * the AI SDK's rejections first where it rejected a call, otherwise the executed outputs, each
-   * after its approval response where the call had one.
+   * the AI SDK's rejections first where it rejected a call, otherwise the outcomes, each after its
+   * approval response where the call had one.
    */
   recordToolResults(
     step: RunModelStepResult,
-    outputs: ReadonlyMap<string, ToolResultPart['output']>,
+    outcomes: ReadonlyMap<string, ToolOutcome>,
     responses: ReadonlyMap<string, ToolApprovalResponse> = new Map(),
   ): void {
-    const rejected = new Map(step.rejectedCalls.map((part) => [part.toolCallId, part]));
-    const content: Array<ToolResultPart | ToolApprovalResponse> = [];
-    for (const call of toolCallsOf(step.assistant)) {
-      const output = rejected.get(call.toolCallId)?.output ?? outputs.get(call.toolCallId);
+    const rejected = new Map(step.rejectedCalls.map((part) => [part.toolCallId, part.output]));
+    const content: PendingToolMessage['content'] = [];
+    for (const call of callsOf(step)) {
+      const rejection = rejected.get(call.toolCallId);
+      const outcome: ToolOutcome | undefined = rejection ? { output: rejection } : outcomes.get(call.toolCallId);
+      if (!outcome) continue;
       const response = responses.get(call.toolCallId);
-      if (response && output) content.push(response);
-      if (output) content.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output });
+      if (response) content.push(response);
+      content.push(
+        'output' in outcome
+          ? { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output }
+          : { type: 'stored-tool-result', toolCallId: call.toolCallId, toolName: call.toolName },
+      );
+      this.emitToolResult(call, outcome);
     }
     this.appendToolMessage(content);
   }
 
-  private appendToolMessage(content: Array<ToolResultPart | ToolApprovalResponse>): void {
-    if (content.length === 0) return;
-    this.transcript.push({ role: 'tool', content });
-    for (const part of content) {
-      if (part.type !== 'tool-result') continue;
-      const output = part.output as { type: string; value?: unknown; reason?: string };
-      this.events.emit({
-        type: 'tool-result',
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        outputType: output.type,
-        preview: preview(output.type === 'execution-denied' ? (output.reason ?? 'denied') : output.value),
-      });
-    }
-  }
-
   /** Ends the current activation with its reason; `error` is kept for the status report. `closeReason` marks the end of the run (`idle`). */
   closeActivation(reason: StopReason, error?: string, closeReason?: string): void {
-    this.activationOpen = false;
-    this.lastStopReason = reason;
-    this.lastError = error;
-    if (closeReason) this.closeReason = closeReason;
+    this.counters.activationOpen = false;
+    this.last.stopReason = reason;
+    this.last.error = error;
+    if (closeReason) this.last.closeReason = closeReason;
   }
 
   /**
-   * Answers every tool call of the last assistant message that has no result yet, so the
-   * transcript stays valid model input after a cancellation. Returns how many it closed.
+   * Answers every tool call of the last model step that has no result yet, so the conversation
+   * stays valid model input after a cancellation. Returns how many it closed.
    */
   closeOpenToolCalls(reason: string): number {
-    const open = this.openToolCalls();
-    this.appendToolMessage(
-      open.map((call) => ({
-        type: 'tool-result' as const,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: { type: 'error-text' as const, value: reason },
-      })),
-    );
+    const open = this.openCalls;
+    const content = open.map((call) => ({
+      type: 'tool-result' as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: { type: 'error-text' as const, value: reason },
+    }));
+    for (const call of open) this.emitToolResult(call, { output: { type: 'error-text', value: reason } });
+    this.appendToolMessage(content);
     return open.length;
   }
 
-  /** Tool calls of the transcript that have no result. */
-  openToolCalls(): ToolCallPart[] {
-    const answered = new Set<string>();
-    const calls: ToolCallPart[] = [];
-    for (const message of this.transcript) {
-      if (message.role === 'assistant') calls.push(...toolCallsOf(message));
-      if (message.role === 'tool') {
-        for (const part of message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
-      }
-    }
-    return calls.filter((call) => !answered.has(call.toolCallId));
+  /** Transcript messages kept in memory from index `from` (runs on the store answer with the length). */
+  page(from = 0): TranscriptPage {
+    return this.conversation.page(from);
   }
 
-  /** Transcript messages from index `from`. */
-  page(from = 0): TranscriptPage {
-    const start = Math.max(0, Math.min(from, this.transcript.length));
-    return { from: start, total: this.transcript.length, messages: this.transcript.slice(start) };
+  /** What the next activity must write to the store first: pending messages and events. */
+  storeWrites(): StoreWrites {
+    if (!this.conversation.ref) return {};
+    const writes = this.conversation.writes();
+    const events = this.events.unwritten();
+    return {
+      conversation: this.conversation.ref,
+      ...(writes ? { writes } : {}),
+      ...(events.length > 0 ? { events } : {}),
+    };
+  }
+
+  /** Marks what an activity wrote (`storeWrites()` it carried) as written. */
+  confirmWrites(written: StoreWrites): void {
+    this.conversation.confirm(written.writes);
+    this.events.confirm(written.events ?? []);
+  }
+
+  /** True when messages or events wait to be written to the store. */
+  hasUnwritten(): boolean {
+    const writes = this.storeWrites();
+    return writes.writes !== undefined || writes.events !== undefined;
+  }
+
+  private appendToolMessage(content: PendingToolMessage['content']): void {
+    if (content.length === 0) return;
+    const answered = new Set(content.flatMap((part) => ('toolCallId' in part ? [part.toolCallId] : [])));
+    this.openCalls = this.openCalls.filter((call) => !answered.has(call.toolCallId));
+    this.conversation.append({ role: 'tool', content });
+  }
+
+  private emitToolResult(call: StepCall, outcome: ToolOutcome): void {
+    const summary =
+      'stored' in outcome
+        ? { outputType: outcome.stored.outputType, preview: outcome.stored.preview }
+        : {
+            outputType: outcome.output.type,
+            preview: preview(
+              outcome.output.type === 'execution-denied'
+                ? (outcome.output.reason ?? 'denied')
+                : (outcome.output as { value?: unknown }).value,
+            ),
+          };
+    this.events.emit({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, ...summary });
   }
 }
 
-function toolCallsOf(message: ModelMessage): ToolCallPart[] {
-  if (message.role !== 'assistant' || typeof message.content === 'string') return [];
-  return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+/** A call's input for an event: whole when short, a preview string otherwise (events travel through history). */
+function shortInput(input: unknown): unknown {
+  const text = JSON.stringify(input) ?? '';
+  return text.length > 300 ? preview(text) : input;
 }
 
 function structuredCopy<T>(value: T): T {

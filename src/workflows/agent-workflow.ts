@@ -9,6 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
+import type { AgentSpec } from '../agents/agent-definition';
 import { AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
 import { registerApprovalHandlers } from './approval-handlers';
@@ -30,6 +31,7 @@ import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
 import { BackgroundSubagents } from './background-subagents';
 import { ParentReport } from './parent-report';
+import { commitWrites, conversationOf } from './store-writes';
 
 const { describeAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -46,17 +48,17 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
  * Handlers, the loop and subagents live in their own modules; this function wires them together.
  */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  const state = AgentState.restore(input.state, { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 });
+  const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
+  const state = AgentState.restore(input.state, identity, conversationOf(input));
   const status = new StatusPublisher(state);
   let activation: CancellationScope | undefined;
+  let interruptRequested = false;
   let loop: AgentLoop | undefined;
   setHandler(sendMessageSignal, ({ text }) => state.receive(text));
-  setHandler(endSessionSignal, () => {
-    state.ended = true;
-  });
+  setHandler(endSessionSignal, () => state.end());
   setHandler(interruptSignal, () => {
     if (!activation) return;
-    state.interruptRequested = true;
+    interruptRequested = true;
     activation.cancel();
   });
   setHandler(transcriptQuery, (args) => state.page(args?.from));
@@ -69,7 +71,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   const report = new ParentReport(input, state);
 
   if (!input.state) {
-    if (input.initialTranscript) state.transcript = [...input.initialTranscript];
+    for (const message of input.initialTranscript ?? []) state.conversation.append(message);
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
     if (input.prompt !== undefined) state.receive(input.prompt);
   }
@@ -102,9 +104,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         }
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
-          const ready = () => state.hasMessages() || state.ended;
+          await commitWrites(state);
+          // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
+          const suggested = () => state.conversation.isStored && workflowInfo().continueAsNewSuggested;
+          const ready = () => state.hasMessages() || state.ended || suggested();
           if (!input.idleTimeout) await condition(ready);
           else if (!(await condition(ready, input.idleTimeout))) state.closeActivation('completed', undefined, 'idle');
+          if (!state.hasMessages() && !state.ended && suggested()) return await continueAsNewWith(input, spec, state);
           if (!state.hasMessages()) break;
         }
       }
@@ -113,29 +119,23 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       const outcome = await activation
         .run(() => current.runActivation())
         .catch((error: unknown) => {
-          if (!state.interruptRequested || !isCancellation(error) || CancellationScope.current().consideredCancelled)
+          if (!interruptRequested || !isCancellation(error) || CancellationScope.current().consideredCancelled)
             throw error;
           state.closeOpenToolCalls(interruptedToolResult);
           state.closeActivation('interrupted');
           return 'settled' as const;
         });
       activation = undefined;
-      state.interruptRequested = false;
+      interruptRequested = false;
       if (input.mode === 'session' && outcome === 'settled') {
+        await commitWrites(state);
         await report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
       }
-      if (outcome === 'continue-as-new') {
-        await condition(allHandlersFinished);
-        return await continueAsNew<typeof agentWorkflow>({
-          ...input,
-          prompt: undefined,
-          spec,
-          state: state.snapshot(),
-        });
-      }
+      if (outcome === 'continue-as-new') return await continueAsNewWith(input, spec, state);
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         status.publish('failed', state.lastError);
         state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
+        await commitWrites(state);
         // A failed run owns no more work: its jobs and continuable children stop with it.
         await background.cancelAll();
         await report.settled(true, state.lastError);
@@ -150,6 +150,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     const stopReason = state.lastStopReason ?? 'completed';
     await report.settled(true);
     state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
+    await commitWrites(state);
     await condition(allHandlersFinished);
     return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
   } catch (error) {
@@ -159,12 +160,27 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         state.closeActivation('cancelled');
         status.publish('cancelled');
         state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
+        await commitWrites(state);
         await background.cancelAll();
         await report.settled(true);
       });
     }
     throw error;
   }
+}
+
+/** Writes what is pending, then continues as new with counters and references: the input stays small. */
+async function continueAsNewWith(input: AgentWorkflowInput, spec: AgentSpec, state: AgentState): Promise<never> {
+  await commitWrites(state);
+  await condition(allHandlersFinished);
+  return await continueAsNew<typeof agentWorkflow>({
+    ...input,
+    prompt: undefined,
+    initialTranscript: undefined,
+    fork: undefined,
+    spec,
+    state: state.snapshot(),
+  });
 }
 
 function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatusReport {
@@ -175,7 +191,7 @@ function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatus
     steps: state.steps,
     activations: state.activations,
     pendingMessages: state.inbox.length,
-    transcriptLength: state.transcript.length,
+    transcriptLength: state.conversation.length,
     lastText: state.lastText,
     lastStopReason: state.lastStopReason,
     lastError: state.lastError,

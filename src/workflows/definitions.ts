@@ -2,7 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
 import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
 import type { TokenUsage } from '../activities/types';
-import type { AgentStateSnapshot, ChildRun } from './agent-state';
+import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './agent-state';
 import type { EventPage } from './event-log';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 
@@ -32,10 +32,12 @@ export interface AgentWorkflowInput {
   reportTo?: string;
   /** A session closes after this long without messages (Temporal duration). */
   idleTimeout?: string;
-  /** Messages a fork subagent starts from: its parent's conversation before the current turn. */
+  /** Messages a fork subagent starts from, copied (parents that keep their transcript in memory). */
   initialTranscript?: ModelMessage[];
+  /** A fork subagent starts from its parent's conversation before the current turn, by reference. */
+  fork?: { conversationId: string; length: number };
   spec?: AgentSpec;
-  state?: AgentStateSnapshot;
+  state?: AgentStateSnapshot | AgentStateSnapshotV1;
   /** Per-request options checked against the agent's `callOptionsSchema`, for `prepareCall`. */
   callOptions?: unknown;
   /** Per-request data (user, role, tenant) that approval policies and `prepareCall` receive. */
@@ -57,6 +59,10 @@ export interface TranscriptPage {
   from: number;
   total: number;
   messages: ModelMessage[];
+  /** Set when the messages live in the conversation store: read them there (the query answers with the length only). */
+  conversationId?: string;
+  /** Index after the last message of the page: pass it as `from` to read on. */
+  next?: number;
 }
 
 /** The run's state at a glance, for clients, the CLI and tests. */

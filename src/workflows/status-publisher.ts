@@ -17,11 +17,11 @@ export class StatusPublisher {
 
   /** Sets the status, with a line of detail for the UI. */
   publish(status: AgentStatus, detail?: string): void {
-    this.state.status = status;
+    this.state.setStatus(status);
     const state = this.state;
     const pending = state.approvals.pending().length;
     setCurrentDetails(
-      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.transcript.length}`, detail]
+      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.conversation.length}`, detail]
         .filter(Boolean)
         .join(' · '),
     );

@@ -121,9 +121,7 @@ export class SubagentRunner {
           ? { modelSettings: withReasoning(entry, args.reasoning_effort) }
           : {}),
       },
-      ...(entry.context === 'fork'
-        ? { initialTranscript: this.state.transcript.slice(0, this.state.activationStart) }
-        : {}),
+      ...(entry.context === 'fork' ? this.forkOf() : {}),
       ...(this.input.runtimeContext ? { runtimeContext: this.input.runtimeContext } : {}),
       ...(child.mode !== 'foreground' ? { reportTo: parentId } : {}),
       ...(child.mode === 'continuable' ? { idleTimeout: entry.background?.idleTimeout } : {}),
@@ -162,6 +160,13 @@ export class SubagentRunner {
       output = this.failureOutput(child, error);
     }
     return output;
+  }
+
+  /** A fork child's start: this conversation before the current turn, by reference (copied for runs kept in memory). */
+  private forkOf(): Pick<AgentWorkflowInput, 'fork' | 'initialTranscript'> {
+    const { conversation, activationStart } = this.state;
+    if (conversation.ref) return { fork: { conversationId: conversation.ref.id, length: activationStart } };
+    return { initialTranscript: conversation.prefix(activationStart) };
   }
 
   /** Why a call cannot start a child (forced background, a route outside the list, a fork changing model), or undefined. */

@@ -1,8 +1,10 @@
 /**
- * A worker in its own process, for the crash test: serves one agent whose scripted model
- * appends a line to CALLS_FILE per call, so calls are counted across processes.
+ * A worker in its own process, for the crash tests: serves one agent whose scripted model
+ * appends a line to CALLS_FILE per call, so calls are counted across processes. With
+ * CADRE_TEST_SLOW_POLICY_FILE set, the approval policy touches that file and then hangs, so a
+ * test can kill the worker after the provider answered and before the step completed.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
@@ -19,6 +21,15 @@ const model = reactiveModel(
   () => appendFileSync(callsFile, `${process.pid}\n`),
 );
 
+async function approvalPolicy(): Promise<'user-approval'> {
+  const slowPolicyFile = process.env.CADRE_TEST_SLOW_POLICY_FILE;
+  if (slowPolicyFile) {
+    writeFileSync(slowPolicyFile, `${process.pid}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 120_000));
+  }
+  return 'user-approval';
+}
+
 async function main(): Promise<void> {
   const worker = await createAgentWorker({
     agents: [
@@ -26,7 +37,7 @@ async function main(): Promise<void> {
         name: 'durable',
         model,
         tools: { remove: countingTool('remove') },
-        toolApproval: { remove: 'user-approval' },
+        toolApproval: { remove: approvalPolicy },
       }),
     ],
     address,

@@ -182,6 +182,13 @@ describe('subagents as child workflows', () => {
     expect(childPrompt).toContain('noted');
     expect(childPrompt).not.toContain('now delegate');
     expect(childPrompt).toContain('continue the work');
+    // By reference: the child's input names the parent's conversation and prefix length, and carries no messages.
+    const [child] = await handle.children();
+    const history = await env.client.client.workflow.getHandle(child?.workflowId ?? '').fetchHistory();
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+    const childInput = JSON.parse(Buffer.from(started ?? []).toString()) as Record<string, unknown>;
+    expect(childInput.initialTranscript).toBeUndefined();
+    expect(childInput.fork).toEqual({ conversationId: expect.stringContaining(handle.workflowId) as string, length: 2 });
     await handle.end();
   });
 

@@ -29,11 +29,11 @@ function stepWithCalls(ids: string[], rejected: string[] = []): RunModelStepResu
 
 describe('AgentState', () => {
   it('turns queued messages into user turns when an activation opens', () => {
-    const state = new AgentState();
+    const state = AgentState.restore();
     state.receive('one');
     state.receive('two');
     state.openActivation();
-    expect(state.transcript).toEqual([
+    expect(state.page().messages).toEqual([
       { role: 'user', content: 'one' },
       { role: 'user', content: 'two' },
     ]);
@@ -42,34 +42,34 @@ describe('AgentState', () => {
   });
 
   it('answers the calls of a step in the order the model made them, rejected ones included', () => {
-    const state = new AgentState();
+    const state = AgentState.restore();
     const step = stepWithCalls(['a', 'b', 'c'], ['b']);
     state.recordModelStep(step);
     state.recordToolResults(
       step,
       new Map([
-        ['c', { type: 'text' as const, value: 'C' }],
-        ['a', { type: 'text' as const, value: 'A' }],
+        ['c', { output: { type: 'text' as const, value: 'C' } }],
+        ['a', { output: { type: 'text' as const, value: 'A' } }],
       ]),
     );
-    const toolMessage = state.transcript[1];
+    const toolMessage = state.page().messages[1];
     expect(toolMessage?.role).toBe('tool');
     expect((toolMessage?.content as Array<{ toolCallId: string }>).map((part) => part.toolCallId)).toEqual([
       'a',
       'b',
       'c',
     ]);
-    expect(state.openToolCalls()).toEqual([]);
+    expect(state.closeOpenToolCalls('none left')).toBe(0);
     expect(state.usage).toEqual({ inputTokens: 3, outputTokens: 2 });
   });
 
   it('closes only the calls that have no result', () => {
-    const state = new AgentState();
+    const state = AgentState.restore();
     const step = stepWithCalls(['a', 'b']);
     state.recordModelStep(step);
-    state.recordToolResults(step, new Map([['a', { type: 'text' as const, value: 'A' }]]));
+    state.recordToolResults(step, new Map([['a', { output: { type: 'text' as const, value: 'A' } }]]));
     expect(state.closeOpenToolCalls('cancelled')).toBe(1);
-    expect(state.transcript.at(-1)).toEqual({
+    expect(state.page().messages.at(-1)).toEqual({
       role: 'tool',
       content: [
         {
@@ -84,18 +84,18 @@ describe('AgentState', () => {
   });
 
   it('restores from a snapshot without sharing objects with the old state', () => {
-    const state = new AgentState();
+    const state = AgentState.restore();
     state.receive('hi');
     state.openActivation();
     const restored = AgentState.restore(state.snapshot());
     restored.receive('later');
-    expect(restored.transcript).toEqual(state.transcript);
+    expect(restored.page().messages).toEqual(state.page().messages);
     expect(restored.activationOpen).toBe(true);
     expect(state.inbox).toEqual([]);
   });
 
   it('pages the transcript from an index, clamped to its length', () => {
-    const state = new AgentState();
+    const state = AgentState.restore();
     state.receive('a');
     state.receive('b');
     state.drainInbox();

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyAgentDefinition } from '../src/agents/agent-definition';
+import { ModelRegistry } from '../src/agents/model-registry';
+import { AgentClient } from '../src/client/agent-client';
+import { startDevServer } from '../src/server/dev-server';
+import { type AgentWorker, createAgentWorker } from '../src/worker/create-agent-worker';
+import type { AgentWorkerOptions } from '../src/worker/create-agent-worker';
+
+/** A benchmark's world: an in-memory dev server, a fresh SQLite store, one worker and one client. */
+export interface BenchEnv {
+  client: AgentClient;
+  worker: AgentWorker;
+  storeUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the world, runs `body` while the worker runs, then tears everything down. */
+export async function withBenchEnv(
+  agents: AnyAgentDefinition[],
+  body: (env: BenchEnv) => Promise<void>,
+  workerOptions: Partial<AgentWorkerOptions> = {},
+): Promise<void> {
+  const server = await startDevServer({ port: 0, dbFile: null, headless: true, log: () => {} });
+  const directory = mkdtempSync(join(tmpdir(), 'cadre-bench-'));
+  const storeUrl = process.env.CADRE_STORE_URL ?? `sqlite:${join(directory, 'cadre.db')}`;
+  const taskQueue = `bench-${Date.now()}`;
+  const worker = await createAgentWorker({
+    agents,
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue,
+    models: new ModelRegistry(),
+    store: storeUrl,
+    approvalSecret: '',
+    ...workerOptions,
+  });
+  const client = await AgentClient.connect({
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue,
+    store: storeUrl,
+  });
+  const env: BenchEnv = {
+    client,
+    worker,
+    storeUrl,
+    async close() {
+      await client.close();
+    },
+  };
+  try {
+    await worker.worker.runUntil(() => body(env));
+  } finally {
+    await client.close();
+    await worker.store.close();
+    await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** Prints one benchmark figure line as JSON. */
+export function report(figures: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+/** Resident set size of this process (the worker's) in MB. */
+export function rssMb(): number {
+  return Math.round(process.memoryUsage().rss / (1024 * 1024));
+}

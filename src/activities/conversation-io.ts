@@ -1,0 +1,166 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { type PendingMessage, toolOutputKey } from '../protocol/pending-message';
+import type { ConversationRef, ConversationStore } from '../store/conversation-store';
+import { StoreConsistencyError, StoreUnavailableError } from '../store/store-errors';
+import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
+
+/** How long an activity waits out a store outage before it fails its attempt (Temporal then retries it). */
+const outageBudgetMs = 60_000;
+const previewChars = 300;
+
+/** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
+export interface StoredToolOutput {
+  output: ToolResultPart['output'];
+}
+
+/**
+ * The activities' side of the conversation store: writes what the workflow decided (resolving
+ * store references into whole messages), reads conversations, and waits out short outages,
+ * heartbeating, so a store that comes back within a minute costs no retry.
+ */
+export class ConversationIo {
+  /** How much the worker read from the store: a step reads only the messages it has not cached. */
+  readonly stats = { reads: 0, messagesRead: 0 };
+  private readonly cache = new Map<string, { messages: ModelMessage[]; bytes: number }>();
+  private cachedBytes = 0;
+
+  constructor(
+    readonly store: ConversationStore,
+    /** Bytes of conversation prefixes kept on the worker (least recently used go first). Default 256 MB. */
+    private readonly cacheBytes = 256 * 1024 * 1024,
+  ) {}
+
+  /** Writes the pending messages and events an activity carries; idempotent, so a retry leaves one copy. */
+  async applyWrites(args: StoreWrites): Promise<void> {
+    const { conversation, writes, events } = args;
+    if (!conversation) return;
+    await this.retrying(async () => {
+      await this.store.ensureConversation(conversation);
+      if (writes && writes.messages.length > 0) {
+        const messages = await Promise.all(writes.messages.map((message) => this.resolve(conversation, message)));
+        await this.store.appendMessages(conversation.id, writes.from, messages);
+      }
+      if (events && events.length > 0) {
+        await this.store.appendEvents(
+          conversation.id,
+          events.map((event) => ({ seq: event.seq, event })),
+        );
+      }
+    });
+  }
+
+  /**
+   * The first `length` messages of the conversation, read page by page. Written messages never
+   * change, so the worker keeps each conversation's prefix and reads only what is new.
+   */
+  async read(conversation: ConversationRef, length: number): Promise<ModelMessage[]> {
+    return await this.retrying(async () => {
+      const entry = this.cache.get(conversation.id) ?? { messages: [], bytes: 0 };
+      const messages = entry.messages;
+      while (messages.length < length) {
+        const page = await this.store.readMessages(conversation.id, { from: messages.length, to: length });
+        this.stats.reads += 1;
+        this.stats.messagesRead += page.messages.length;
+        if (page.messages.length === 0) break;
+        messages.push(...page.messages);
+        const bytes = page.messages.reduce((sum, message) => sum + (JSON.stringify(message)?.length ?? 0), 0);
+        entry.bytes += bytes;
+        this.cachedBytes += bytes;
+      }
+      this.remember(conversation.id, entry);
+      if (messages.length < length) {
+        throw new StoreConsistencyError(
+          `Conversation '${conversation.id}' has ${messages.length} messages in the store at ${this.store.address} but the step needs ${length}. Was the store replaced or CADRE_STORE_URL changed while the run was in flight?`,
+        );
+      }
+      return messages.slice(0, length);
+    });
+  }
+
+  /** The value recorded under `key`, or undefined. */
+  async get<T>(conversation: ConversationRef, key: string): Promise<T | undefined> {
+    return await this.retrying(async () => (await this.store.getRecord(conversation.id, key)) as T | undefined);
+  }
+
+  /** Records `value` under `key` once and returns the value stored first. */
+  async put<T>(conversation: ConversationRef, key: string, value: T): Promise<T> {
+    return await this.retrying(async () => {
+      await this.store.ensureConversation(conversation);
+      return (await this.store.putRecord(conversation.id, key, value)) as T;
+    });
+  }
+
+  /** Runs `operation`, retrying while the store is unreachable, up to a minute; then fails the attempt with the store's message. */
+  private async retrying<T>(operation: () => Promise<T>): Promise<T> {
+    const startedAt = Date.now();
+    let delay = 250;
+    for (;;) {
+      try {
+        return await operation();
+      } catch (error) {
+        if (error instanceof StoreConsistencyError) throw ApplicationFailure.nonRetryable(error.message, error.type);
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        if (Date.now() - startedAt > outageBudgetMs) throw ApplicationFailure.retryable(error.message, error.type);
+        heartbeat();
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, 5_000);
+      }
+    }
+  }
+
+  private remember(id: string, entry: { messages: ModelMessage[]; bytes: number }): void {
+    this.cache.delete(id);
+    this.cache.set(id, entry);
+    for (const [oldest, evicted] of this.cache) {
+      if (this.cachedBytes <= this.cacheBytes || oldest === id) break;
+      this.cache.delete(oldest);
+      this.cachedBytes -= evicted.bytes;
+    }
+  }
+
+  private async resolve(conversation: ConversationRef, message: PendingMessage): Promise<ModelMessage> {
+    if (message.role === 'stored') {
+      const step = await this.store.getRecord(conversation.id, message.key);
+      if (!step) throw this.missing(conversation, message.key);
+      return (step as RunModelStepResult).assistant as ModelMessage;
+    }
+    if (message.role !== 'tool') return message;
+    const content = await Promise.all(
+      message.content.map(async (part) => {
+        if (part.type !== 'stored-tool-result') return part;
+        const key = toolOutputKey(part.toolCallId);
+        const stored = (await this.store.getRecord(conversation.id, key)) as StoredToolOutput | undefined;
+        if (!stored) throw this.missing(conversation, key);
+        return { type: 'tool-result' as const, toolCallId: part.toolCallId, toolName: part.toolName, output: stored.output };
+      }),
+    );
+    return { role: 'tool', content };
+  }
+
+  private missing(conversation: ConversationRef, key: string): StoreConsistencyError {
+    return new StoreConsistencyError(
+      `Record '${key}' of conversation '${conversation.id}' is missing from the store at ${this.store.address}; the message that refers to it cannot be written.`,
+    );
+  }
+}
+
+/** Kind, size and a preview of a tool output, for the workflow's history and Temporal UI. */
+export function summarizeOutput(output: ToolResultPart['output']): StoredOutputSummary {
+  const value =
+    output.type === 'execution-denied' ? (output.reason ?? 'denied') : (output as { value?: unknown }).value;
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  return {
+    outputType: output.type,
+    bytes: Buffer.byteLength(JSON.stringify(output)),
+    preview: text.length > previewChars ? `${text.slice(0, previewChars)}...` : text,
+  };
+}
+
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // Outside an activity (tests): nothing to heartbeat.
+  }
+}

@@ -1,0 +1,18 @@
+import type { ToolCallPart } from 'ai';
+import type { RunModelStepResult } from '../activities/types';
+
+/** A tool call of a model step, answered or not. */
+export interface StepCall {
+  toolCallId: string;
+  toolName: string;
+}
+
+/** Every tool call of a step in the order the model made them (steps recorded before `calls` existed read the assistant message). */
+export function callsOf(step: RunModelStepResult): StepCall[] {
+  if (step.calls) return step.calls;
+  const content = step.assistant?.content;
+  if (!content || typeof content === 'string') return [];
+  return content
+    .filter((part): part is ToolCallPart => part.type === 'tool-call')
+    .map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
+}

@@ -1,0 +1,80 @@
+import type { ModelMessage } from 'ai';
+
+/**
+ * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
+ * id and its first run id, so continue-as-new keeps it); a fork starts from its parent's first
+ * `length` messages by reference, with no copy.
+ */
+export interface ConversationRef {
+  /** Store key of the conversation, assigned by the workflow. */
+  id: string;
+  /** The workflow id of the run, for lookups by workflow id. */
+  workflowId: string;
+  /** Set on a fork: the parent conversation and how many of its messages come first. */
+  fork?: { parentId: string; length: number };
+}
+
+/** A slice of a conversation, from message index `from` (fork prefix included) to `next`. */
+export interface MessagePage {
+  from: number;
+  /** Index after the last message of the page: pass it as `from` to read on. */
+  next: number;
+  /** Messages in the conversation, fork prefix included. */
+  total: number;
+  messages: ModelMessage[];
+}
+
+/** A range of messages to read; a page stops before `maxBytes` of JSON but holds at least one message. */
+export interface MessageRange {
+  from?: number;
+  /** Exclusive end; default the whole conversation. */
+  to?: number;
+  /** Default `defaultPageBytes`. */
+  maxBytes?: number;
+}
+
+/** An event as stored: its sequence number in the run's log, and its JSON body. */
+export interface StoredEvent {
+  seq: number;
+  event: unknown;
+}
+
+/** A page of a run's event log from sequence number `from`; `next` is the number after the last event. */
+export interface EventLogPage {
+  events: StoredEvent[];
+  next: number;
+}
+
+/** Default page size of reads, in bytes of JSON. */
+export const defaultPageBytes = 1024 * 1024;
+
+/**
+ * The durable store behind every conversation: an append-only message log per conversation,
+ * an event log per run, and write-once records (model responses, tool outputs). Every write is
+ * idempotent under ids the workflow assigns, so a retried activity leaves exactly one copy.
+ */
+export interface ConversationStore {
+  /** The store's address with any password hidden, for messages. */
+  readonly address: string;
+  /** Creates the conversation if absent; a fork records its parent and prefix length. Idempotent. */
+  ensureConversation(ref: ConversationRef): Promise<void>;
+  /**
+   * Writes `messages` at indexes `from`, `from + 1`, ... (fork prefix included in the count).
+   * An index already written keeps its first copy. Writing past the end (a gap) is refused.
+   */
+  appendMessages(conversationId: string, from: number, messages: readonly ModelMessage[]): Promise<void>;
+  /** Messages of `range`, fork prefix included, paged by bytes. */
+  readMessages(conversationId: string, range?: MessageRange): Promise<MessagePage>;
+  /** The newest conversation of a workflow id (a reused id starts a new one), if any. */
+  findConversation(workflowId: string): Promise<string | undefined>;
+  /** Writes events under their sequence numbers; a number already written keeps its first copy. */
+  appendEvents(conversationId: string, events: readonly StoredEvent[]): Promise<void>;
+  /** Events with `seq >= from`, in order, at most `limit` (default 1,000). */
+  readEvents(conversationId: string, from?: number, limit?: number): Promise<EventLogPage>;
+  /** Records `value` under `key` once and returns the value stored first (this one, or an earlier write's). */
+  putRecord(conversationId: string, key: string, value: unknown): Promise<unknown>;
+  /** The value recorded under `key`, or undefined. */
+  getRecord(conversationId: string, key: string): Promise<unknown>;
+  /** Closes connections; the store cannot be used afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+export {
+  type ConversationRef,
+  type ConversationStore,
+  type EventLogPage,
+  type MessagePage,
+  type MessageRange,
+  type StoredEvent,
+  defaultPageBytes,
+} from './conversation-store';
+export { openStore } from './open-store';
+export { describeStoreUrl, defaultStoreFile, parseStoreUrl, resolveStoreUrl, type StoreLocation } from './store-url';
+export { SqlConversationStore, defaultEventPageSize } from './sql-conversation-store';
+export { SqliteConversationStore, sqliteBusyTimeoutMs } from './sqlite-store';
+export { PostgresConversationStore, isConnectionFailure, type PostgresStoreOptions } from './postgres-store';
+export { StoreConsistencyError, StoreUnavailableError } from './store-errors';
+export { migrate, schemaMigrations, type SchemaMigration } from './migrations';
+export type { SqlDialect, SqlDriver, SqlExecutor, SqlValue } from './sql-driver';

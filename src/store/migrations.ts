@@ -1,0 +1,105 @@
+import type { SqlDialect, SqlDriver } from './sql-driver';
+
+/** One numbered schema change, written once per dialect. Never edit a released one: add the next number. */
+export interface SchemaMigration {
+  version: number;
+  description: string;
+  statements: Record<SqlDialect, readonly string[]>;
+}
+
+/** Every migration, in order; `cadre_schema_migrations` records which ones a database has. */
+export const schemaMigrations: readonly SchemaMigration[] = [
+  {
+    version: 1,
+    description: 'conversations, messages, events and records',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_conversations (
+          id TEXT PRIMARY KEY,
+          workflow_id TEXT NOT NULL,
+          parent_id TEXT,
+          fork_length INTEGER NOT NULL DEFAULT 0,
+          created_order INTEGER NOT NULL,
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        )`,
+        'CREATE INDEX cadre_conversations_workflow ON cadre_conversations (workflow_id, created_order)',
+        // bytes before json: SQLite reads a long json column from overflow pages only when asked for it.
+        `CREATE TABLE cadre_messages (
+          conversation_id TEXT NOT NULL,
+          idx INTEGER NOT NULL,
+          bytes INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, idx)
+        )`,
+        `CREATE TABLE cadre_events (
+          conversation_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, seq)
+        )`,
+        `CREATE TABLE cadre_records (
+          conversation_id TEXT NOT NULL,
+          key TEXT NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, key)
+        )`,
+      ],
+      postgres: [
+        'CREATE SEQUENCE cadre_conversations_order',
+        `CREATE TABLE cadre_conversations (
+          id TEXT PRIMARY KEY,
+          workflow_id TEXT NOT NULL,
+          parent_id TEXT,
+          fork_length INTEGER NOT NULL DEFAULT 0,
+          created_order BIGINT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`,
+        'CREATE INDEX cadre_conversations_workflow ON cadre_conversations (workflow_id, created_order)',
+        `CREATE TABLE cadre_messages (
+          conversation_id TEXT NOT NULL,
+          idx INTEGER NOT NULL,
+          bytes INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, idx)
+        )`,
+        `CREATE TABLE cadre_events (
+          conversation_id TEXT NOT NULL,
+          seq BIGINT NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, seq)
+        )`,
+        `CREATE TABLE cadre_records (
+          conversation_id TEXT NOT NULL,
+          key TEXT NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, key)
+        )`,
+      ],
+    },
+  },
+];
+
+/** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */
+const postgresMigrationLock = 0x6361647265;
+
+/**
+ * Applies the migrations `driver`'s database lacks, in order, in one transaction. Safe when several
+ * processes start at once: SQLite's write lock or a PostgreSQL advisory lock lets one migrate at a time.
+ */
+export async function migrate(driver: SqlDriver, migrations: readonly SchemaMigration[] = schemaMigrations): Promise<number[]> {
+  return driver.transaction(async (tx) => {
+    if (driver.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [postgresMigrationLock]);
+    const appliedAt = driver.dialect === 'postgres' ? 'TIMESTAMPTZ NOT NULL DEFAULT now()' : "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+    await tx.query(`CREATE TABLE IF NOT EXISTS cadre_schema_migrations (version INTEGER PRIMARY KEY, applied_at ${appliedAt})`);
+    const rows = await tx.query<{ version: number | string }>('SELECT version FROM cadre_schema_migrations');
+    const done = new Set(rows.map((row) => Number(row.version)));
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.statements[driver.dialect]) await tx.query(statement);
+      await tx.query('INSERT INTO cadre_schema_migrations (version) VALUES ($1)', [migration.version]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

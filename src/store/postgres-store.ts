@@ -1,0 +1,147 @@
+import pg from 'pg';
+import { CadreError } from '../errors';
+import { migrate } from './migrations';
+import { SqlConversationStore } from './sql-conversation-store';
+import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
+import { StoreUnavailableError } from './store-errors';
+import { describeStoreUrl } from './store-url';
+
+/** Settings of the PostgreSQL store's connection pool. */
+export interface PostgresStoreOptions {
+  /** Most connections open at once; default 10. */
+  maxConnections?: number;
+  /** How long to wait for a connection before StoreUnavailableError; default 10,000 ms. */
+  connectTimeoutMs?: number;
+}
+
+/** Socket errors meaning the server cannot be reached. */
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/**
+ * SQLSTATEs meaning the server refuses us for now or for good until the URL is fixed: shutting down
+ * or starting up (57P0x), too many connections, bad login, unknown database. Class 08 is added below.
+ */
+const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '28000', '28P01', '3D000']);
+
+/** pg's own messages for a connection that timed out or died. */
+const connectionLostMessage = /timeout|Connection terminated|Client has encountered a connection error|Connection closed/i;
+
+/** Whether `error` says the server is unreachable or refusing connections, rather than that a query failed. */
+export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
+  if (!(error instanceof Error) || error instanceof CadreError) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (unreachableCodes.has(code) || unavailableStates.has(code) || code.startsWith('08'))) {
+    return true;
+  }
+  // Errors the server sent (with a SQLSTATE) are query failures unless listed above.
+  return typeof code !== 'string' && connectionLostMessage.test(error.message);
+}
+
+/**
+ * The conversation store in PostgreSQL through a `pg` connection pool. Connection failures become
+ * StoreUnavailableError naming CADRE_STORE_URL; appends to one conversation serialize on its row lock.
+ * @example const store = await PostgresConversationStore.open('postgres://cadre:secret@localhost:5432/cadre');
+ */
+export class PostgresConversationStore extends SqlConversationStore {
+  private constructor(driver: PostgresDriver) {
+    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE');
+  }
+
+  /** Connects to `connectionString` and applies missing migrations; throws StoreUnavailableError when unreachable. */
+  static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresConversationStore> {
+    const driver = new PostgresDriver(connectionString, options);
+    try {
+      await migrate(driver);
+    } catch (error) {
+      await driver.close();
+      throw error;
+    }
+    return new PostgresConversationStore(driver);
+  }
+}
+
+class PostgresDriver implements SqlDriver {
+  readonly dialect = 'postgres' as const;
+  readonly address: string;
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string, options: PostgresStoreOptions) {
+    this.address = describeStoreUrl(connectionString);
+    this.pool = new pg.Pool({
+      connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 30_000,
+      // An idle pool must not keep a CLI process alive.
+      allowExitOnIdle: true,
+    });
+    // An idle connection that dies (server restart) is dropped by the pool; the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<Row extends object>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    const client = await this.connect();
+    let failure: unknown;
+    try {
+      return await run<Row>(client, sql, params);
+    } catch (error) {
+      failure = error;
+      throw this.translate(error);
+    } finally {
+      client.release(isConnectionFailure(failure) ? (failure as Error) : undefined);
+    }
+  }
+
+  async transaction<T>(body: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    let failure: unknown;
+    try {
+      await run(client, 'BEGIN');
+      const result = await body({ query: (sql, params) => run(client, sql, params) });
+      await run(client, 'COMMIT');
+      return result;
+    } catch (error) {
+      failure = error;
+      if (!isConnectionFailure(error)) await run(client, 'ROLLBACK').catch(() => undefined);
+      throw this.translate(error);
+    } finally {
+      // A broken connection is destroyed rather than handed to the next query.
+      client.release(isConnectionFailure(failure) ? (failure as Error) : undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      // Any failure to get a connection means the store is unusable now, whatever its code.
+      throw new StoreUnavailableError(this.address, error);
+    }
+  }
+
+  private translate(error: unknown): unknown {
+    return isConnectionFailure(error) && !(error instanceof StoreUnavailableError)
+      ? new StoreUnavailableError(this.address, error)
+      : error;
+  }
+}
+
+async function run<Row extends object>(client: pg.PoolClient, sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+  const result = await client.query(sql, params as SqlValue[]);
+  return result.rows as Row[];
+}

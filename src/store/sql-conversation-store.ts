@@ -1,0 +1,262 @@
+import type { ModelMessage } from 'ai';
+import {
+  type ConversationRef,
+  type ConversationStore,
+  type EventLogPage,
+  type MessagePage,
+  type MessageRange,
+  type StoredEvent,
+  defaultPageBytes,
+} from './conversation-store';
+import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
+import { StoreConsistencyError } from './store-errors';
+
+/** Number of events one `readEvents` call returns unless told otherwise. */
+export const defaultEventPageSize = 1000;
+
+/** Rows per multi-row INSERT: far below SQLite's 32,766 bound parameters. */
+const insertBatchRows = 500;
+
+/** Fork chains deeper than this are treated as a cycle in the data. */
+const maxForkDepth = 10_000;
+
+interface ConversationRow {
+  parent_id: string | null;
+  fork_length: number | string;
+  last_idx: number | string | null;
+}
+
+/** One conversation of a fork chain and the message indexes read from it: `[start, end)`. */
+interface ChainLink {
+  id: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The {@link ConversationStore} over any {@link SqlDriver}: the same statements on SQLite and
+ * PostgreSQL, so both stores behave identically. Values are stored as JSON text, so binary parts
+ * (Uint8Array) of messages survive only as JSON objects of their bytes.
+ */
+export class SqlConversationStore implements ConversationStore {
+  constructor(
+    protected readonly driver: SqlDriver,
+    /** SQL for the next `created_order` of a new conversation (which one `findConversation` picks). */
+    private readonly nextConversationOrder: string,
+    /** Appended to the SELECT of the conversation row in `appendMessages` to serialize appends (PostgreSQL: FOR UPDATE). */
+    private readonly rowLockClause = '',
+  ) {}
+
+  /** The store's address with any password hidden. */
+  get address(): string {
+    return this.driver.address;
+  }
+
+  /** Creates the conversation if absent; a fork records its parent and prefix length. Idempotent. */
+  async ensureConversation(ref: ConversationRef): Promise<void> {
+    const forkLength = ref.fork?.length ?? 0;
+    requireIndex(forkLength, `fork length of conversation '${ref.id}'`);
+    await this.driver.query(
+      `INSERT INTO cadre_conversations (id, workflow_id, parent_id, fork_length, created_order)
+       VALUES ($1, $2, $3, $4, ${this.nextConversationOrder}) ON CONFLICT (id) DO NOTHING`,
+      [ref.id, ref.workflowId, ref.fork?.parentId ?? null, forkLength],
+    );
+  }
+
+  /** Writes `messages` from index `from` (fork prefix counted) in one transaction; written indexes keep their first copy. */
+  async appendMessages(conversationId: string, from: number, messages: readonly ModelMessage[]): Promise<void> {
+    requireIndex(from, `start index of an append to conversation '${conversationId}'`);
+    if (messages.length === 0) return;
+    await this.driver.transaction(async (tx) => {
+      // Lock first, then measure in a later statement: PostgreSQL's statement snapshot predates the lock wait.
+      await tx.query(`SELECT id FROM cadre_conversations WHERE id = $1${this.rowLockClause}`, [conversationId]);
+      const conversation = await this.conversationRow(tx, conversationId);
+      if (!conversation) {
+        throw new StoreConsistencyError(
+          `Cannot append messages to conversation '${conversationId}': it does not exist. Call ensureConversation first.`,
+        );
+      }
+      const length = conversationLength(conversation);
+      if (from > length) {
+        throw new StoreConsistencyError(
+          `Cannot append messages to conversation '${conversationId}' at index ${from}: it has ${length} messages, ` +
+            `so that would leave a gap. Append from index ${length} (or lower, to retry a write).`,
+        );
+      }
+      // Indexes below `length` exist already (in this conversation or its fork prefix): the first copy wins.
+      const rows: SqlValue[][] = [];
+      messages.forEach((message, offset) => {
+        const index = from + offset;
+        if (index < length) return;
+        const json = JSON.stringify(message);
+        rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), json]);
+      });
+      await insertRows(tx, 'cadre_messages', ['conversation_id', 'idx', 'bytes', 'json'], rows, '(conversation_id, idx)');
+    });
+  }
+
+  /** Messages of `range`, fork prefix included (resolved recursively), paged by bytes of JSON. */
+  async readMessages(conversationId: string, range: MessageRange = {}): Promise<MessagePage> {
+    const from = Math.max(0, range.from ?? 0);
+    const chain = await this.forkChain(conversationId);
+    const total = chain[0]?.end ?? 0;
+    const to = Math.min(total, range.to ?? total);
+    const maxBytes = range.maxBytes ?? defaultPageBytes;
+    const messages: ModelMessage[] = [];
+    let usedBytes = 0;
+    // The root's messages come first: walk the chain from the oldest ancestor to the conversation itself.
+    for (const link of [...chain].reverse()) {
+      const start = Math.max(from + messages.length, link.start);
+      const end = Math.min(to, link.end);
+      if (start >= end) continue;
+      const rows = await this.driver.query<{ bytes: number | string; json: string }>(
+        `SELECT m.bytes, m.json FROM cadre_messages m
+         JOIN (SELECT idx, SUM(bytes) OVER (ORDER BY idx) - bytes AS before
+               FROM cadre_messages WHERE conversation_id = $1 AND idx >= $2 AND idx < $3) w ON w.idx = m.idx
+         WHERE m.conversation_id = $1 AND w.before <= $4 ORDER BY m.idx`,
+        [link.id, start, end, Math.max(0, maxBytes - usedBytes)],
+      );
+      for (const row of rows) {
+        const bytes = Number(row.bytes);
+        if (messages.length > 0 && usedBytes + bytes > maxBytes) return { from, next: from + messages.length, total, messages };
+        messages.push(JSON.parse(row.json) as ModelMessage);
+        usedBytes += bytes;
+      }
+      if (rows.length < end - start) break; // budget spent (or rows missing): stop rather than skip indexes
+    }
+    return { from, next: from + messages.length, total, messages };
+  }
+
+  /** The newest conversation of a workflow id, if any. */
+  async findConversation(workflowId: string): Promise<string | undefined> {
+    const [row] = await this.driver.query<{ id: string }>(
+      'SELECT id FROM cadre_conversations WHERE workflow_id = $1 ORDER BY created_order DESC LIMIT 1',
+      [workflowId],
+    );
+    return row?.id;
+  }
+
+  /** Writes events under their sequence numbers in one transaction; a number already written keeps its first copy. */
+  async appendEvents(conversationId: string, events: readonly StoredEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    // Ascending order: two writers of overlapping events then lock the same keys in the same order (no deadlock).
+    const rows = [...events]
+      .sort((a, b) => a.seq - b.seq)
+      .map(({ seq, event }): SqlValue[] => {
+        requireIndex(seq, `event sequence number in conversation '${conversationId}'`);
+        return [conversationId, seq, toJson(event)];
+      });
+    await this.driver.transaction((tx) =>
+      insertRows(tx, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)'),
+    );
+  }
+
+  /** Events with `seq >= from`, in order, at most `limit` (default 1,000). */
+  async readEvents(conversationId: string, from = 0, limit = defaultEventPageSize): Promise<EventLogPage> {
+    const pageSize = Math.max(1, Math.floor(limit));
+    const rows = await this.driver.query<{ seq: number | string; json: string }>(
+      'SELECT seq, json FROM cadre_events WHERE conversation_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
+      [conversationId, from, pageSize],
+    );
+    const events = rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.json) as unknown }));
+    const last = events.at(-1);
+    return { events, next: last ? last.seq + 1 : from };
+  }
+
+  /** Records `value` (undefined is stored as null) under `key` once; returns the value stored first. */
+  async putRecord(conversationId: string, key: string, value: unknown): Promise<unknown> {
+    await this.driver.query(
+      'INSERT INTO cadre_records (conversation_id, key, json) VALUES ($1, $2, $3) ON CONFLICT (conversation_id, key) DO NOTHING',
+      [conversationId, key, toJson(value)],
+    );
+    return this.getRecord(conversationId, key);
+  }
+
+  /** The value recorded under `key`, or undefined. */
+  async getRecord(conversationId: string, key: string): Promise<unknown> {
+    const [row] = await this.driver.query<{ json: string }>(
+      'SELECT json FROM cadre_records WHERE conversation_id = $1 AND key = $2',
+      [conversationId, key],
+    );
+    return row ? (JSON.parse(row.json) as unknown) : undefined;
+  }
+
+  /** How many messages the conversation holds in its own rows (its fork prefix excluded): a fork copies nothing. */
+  async countOwnMessages(conversationId: string): Promise<number> {
+    const [row] = await this.driver.query<{ count: number | string }>(
+      'SELECT COUNT(*) AS count FROM cadre_messages WHERE conversation_id = $1',
+      [conversationId],
+    );
+    return Number(row?.count ?? 0);
+  }
+
+  /** Closes connections; the store cannot be used afterwards. */
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+
+  private async conversationRow(executor: SqlExecutor, id: string): Promise<ConversationRow | undefined> {
+    const [row] = await executor.query<ConversationRow>(
+      `SELECT parent_id, fork_length, (SELECT MAX(idx) FROM cadre_messages WHERE conversation_id = $1) AS last_idx
+       FROM cadre_conversations WHERE id = $1`,
+      [id],
+    );
+    return row;
+  }
+
+  /** The conversation, then its parent, grandparent, ...; each with the indexes it supplies. Empty when unknown. */
+  private async forkChain(conversationId: string): Promise<ChainLink[]> {
+    const chain: ChainLink[] = [];
+    let id: string | null = conversationId;
+    let end = Infinity;
+    while (id !== null) {
+      if (chain.length >= maxForkDepth || chain.some((link) => link.id === id)) {
+        throw new StoreConsistencyError(
+          `Conversation '${conversationId}' has a fork chain that loops or is deeper than ${maxForkDepth} (at '${id}').`,
+        );
+      }
+      const row = await this.conversationRow(this.driver, id);
+      if (!row) break;
+      const start = Number(row.fork_length);
+      chain.push({ id, start, end: Math.min(end, conversationLength(row)) });
+      end = start;
+      id = row.parent_id;
+    }
+    return chain;
+  }
+}
+
+/** Messages in a conversation, fork prefix included: its own rows continue right after the prefix. */
+function conversationLength(row: ConversationRow): number {
+  return row.last_idx === null ? Number(row.fork_length) : Math.max(Number(row.fork_length), Number(row.last_idx) + 1);
+}
+
+function requireIndex(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new StoreConsistencyError(`The ${what} must be a non-negative integer; got ${value}.`);
+  }
+}
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Multi-row `INSERT ... ON CONFLICT DO NOTHING`, in batches. */
+async function insertRows(
+  executor: SqlExecutor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly SqlValue[][],
+  conflictTarget: string,
+): Promise<void> {
+  for (let offset = 0; offset < rows.length; offset += insertBatchRows) {
+    const batch = rows.slice(offset, offset + insertBatchRows);
+    const tuples = batch.map(
+      (_row, rowIndex) => `(${columns.map((_column, columnIndex) => `$${rowIndex * columns.length + columnIndex + 1}`).join(', ')})`,
+    );
+    await executor.query(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT ${conflictTarget} DO NOTHING`,
+      batch.flat(),
+    );
+  }
+}

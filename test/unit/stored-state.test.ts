@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunModelStepResult } from '../../src/activities/types';
+import { AgentState, type AgentStateSnapshotV1, migrate } from '../../src/workflows/agent-state';
+
+const ref = { id: 'chat-1@run-1', workflowId: 'chat-1' };
+
+function fixture(name: string): AgentStateSnapshotV1 {
+  return JSON.parse(
+    readFileSync(join(__dirname, '..', 'fixtures', 'snapshots', `${name}.json`), 'utf8'),
+  ) as AgentStateSnapshotV1;
+}
+
+function storedStep(ids: string[], step: number): RunModelStepResult {
+  return {
+    assistantKey: `step:${step}:0`,
+    calls: ids.map((id) => ({ toolCallId: id, toolName: 'read' })),
+    toolCalls: ids.map((id) => ({ toolCallId: id, toolName: 'read', input: { id } })),
+    rejectedCalls: [],
+    text: '',
+    finishReason: 'tool-calls',
+    usage: { inputTokens: 1, outputTokens: 1 },
+  };
+}
+
+describe('AgentState on the conversation store', () => {
+  it('keeps references and counts, and hands pending messages and events to the next write once', () => {
+    const state = AgentState.restore(undefined, { workflowId: 'chat-1', depth: 0 }, ref);
+    state.receive('hello');
+    state.openActivation();
+    const step = storedStep(['a'], 1);
+    state.recordModelStep(step);
+    state.recordToolResults(step, new Map([['a', { stored: { outputType: 'text', bytes: 9000, preview: 'x' } }]]));
+    const writes = state.storeWrites();
+    expect(writes.writes).toEqual({
+      from: 0,
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'stored', key: 'step:1:0' },
+        { role: 'tool', content: [{ type: 'stored-tool-result', toolCallId: 'a', toolName: 'read' }] },
+      ],
+    });
+    expect(writes.events?.map((event) => event.type)).toEqual(['user-message', 'tool-call', 'tool-result']);
+    state.receive('more');
+    state.drainInbox();
+    state.confirmWrites(writes);
+    expect(state.storeWrites().writes).toEqual({ from: 3, messages: [{ role: 'user', content: 'more' }] });
+    expect(state.conversation.length).toBe(4);
+    expect(state.events.page(0).events.map((event) => event.seq)).toEqual([3]);
+    expect(state.events.page(0).stored).toEqual({ conversationId: ref.id, written: 3 });
+  });
+
+  it('carries no message content through continue-as-new, whatever the length of the conversation', () => {
+    const state = AgentState.restore(undefined, { workflowId: 'chat-1', depth: 0 }, ref);
+    state.receive('go');
+    state.openActivation();
+    for (let index = 1; index <= 500; index++) {
+      const step = storedStep([`call-${index}`], index);
+      state.recordModelStep(step);
+      state.recordToolResults(
+        step,
+        new Map([[`call-${index}`, { stored: { outputType: 'text', bytes: 8192, preview: 'x'.repeat(300) } }]]),
+      );
+      state.confirmWrites(state.storeWrites());
+    }
+    const snapshot = state.snapshot();
+    expect(state.conversation.length).toBe(1001);
+    expect(JSON.stringify(snapshot).length).toBeLessThan(2_000);
+    const restored = AgentState.restore(snapshot, { workflowId: 'chat-1', depth: 0 }, ref);
+    expect(restored.conversation.length).toBe(1001);
+    expect(restored.steps).toBe(500);
+    expect(restored.events.next).toBe(state.events.next);
+  });
+
+  it('starts a fork after its parent prefix, which counts as written', () => {
+    const fork = { ...ref, fork: { parentId: 'parent@run', length: 7 } };
+    const state = AgentState.restore(undefined, { workflowId: 'chat-1', depth: 1 }, fork);
+    state.receive('task');
+    state.openActivation();
+    expect(state.activationStart).toBe(7);
+    expect(state.storeWrites().writes).toEqual({ from: 7, messages: [{ role: 'user', content: 'task' }] });
+  });
+
+  it('restores a frozen snapshot from before the store: its transcript waits to be written, then leaves memory', () => {
+    const old = fixture('v1-pending-approval');
+    const state = AgentState.restore(old, { workflowId: 'file-manager-1', depth: 0 }, ref);
+    expect(state.conversation.length).toBe(2);
+    expect(state.storeWrites().writes).toEqual({ from: 0, messages: old.transcript });
+    expect(state.approvals.pending().map((request) => request.approvalId)).toEqual(['approval-1-1']);
+    expect(state.inbox).toEqual(['and then tidy up']);
+    expect(state.events.next).toBe(2);
+    expect(state.closeOpenToolCalls('cancelled')).toBe(2);
+    state.confirmWrites(state.storeWrites());
+    expect(state.snapshot().transcript).toBeUndefined();
+  });
+
+  it('restores the earliest frozen snapshots, which lack approvals, children and events', () => {
+    const old = fixture('v1-chunk-reader');
+    const migrated = migrate(old);
+    expect(migrated.version).toBe(2);
+    expect(migrated.approvals).toEqual({ requests: [], refusals: [] });
+    const state = AgentState.restore(old, { workflowId: 'replay-continue-as-new', depth: 0 });
+    expect(state.page().messages).toEqual(old.transcript);
+    expect(state.steps).toBe(old.steps);
+  });
+});
