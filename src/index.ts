@@ -23,5 +23,5 @@ export type {
   AgentWorkflowInput,
   StopReason,
   TranscriptPage,
-} from './workflows/definitions';
+} from './protocol/definitions';
 export type { TokenUsage } from './activities/types';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { cadreSearchAttributes } from '../src/workflows/search-attributes';
+import { cadreSearchAttributes } from '../src/protocol/search-attributes';
 
 interface ComposeService {
   image?: string;

@@ -34,7 +34,8 @@ export async function judgeToolCalls(
           reason: `The approval policy failed, so the call was denied: ${error instanceof Error ? error.message : String(error)}`,
         }),
       );
-      if (verdict.type === 'not-applicable') return { ...call, approval: verdict };
+      // No approval field means not-applicable: history stays smaller.
+      if (verdict.type === 'not-applicable') return call;
       const approvalId = `${context.idPrefix}approval-${context.step}-${index + 1}`;
       const signature =
         verdict.type === 'user-approval'

@@ -1,13 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { type PendingMessage, toolOutputKey } from '../protocol/pending-message';
+import { outputText, previewValue } from '../protocol/text-preview';
 import type { ConversationRef, ConversationStore } from '../store/conversation-store';
 import { StoreConsistencyError, StoreUnavailableError } from '../store/store-errors';
+import type { AgentEvent } from '../protocol/agent-events';
 import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
 
-/** How long an activity waits out a store outage before it fails its attempt (Temporal then retries it). */
-const outageBudgetMs = 60_000;
-const previewChars = 300;
 
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
@@ -27,7 +26,9 @@ export class ConversationIo {
 
   constructor(
     readonly store: ConversationStore,
-    /** Bytes of conversation prefixes kept on the worker (least recently used go first). Default 256 MB. */
+    /** How long an activity waits out a store outage before it fails its attempt (Temporal then retries it). */
+    private readonly outageWaitMs = 60_000,
+    /** Bytes of conversation prefixes kept on the worker (least recently used go first). */
     private readonly cacheBytes = 256 * 1024 * 1024,
   ) {}
 
@@ -42,9 +43,10 @@ export class ConversationIo {
         await this.store.appendMessages(conversation.id, writes.from, messages);
       }
       if (events && events.length > 0) {
+        const whole = await Promise.all(events.map((event) => this.wholeEvent(conversation, event)));
         await this.store.appendEvents(
           conversation.id,
-          events.map((event) => ({ seq: event.seq, event })),
+          whole.map((event) => ({ seq: event.seq, event })),
         );
       }
     });
@@ -101,12 +103,22 @@ export class ConversationIo {
       } catch (error) {
         if (error instanceof StoreConsistencyError) throw ApplicationFailure.nonRetryable(error.message, error.type);
         if (!(error instanceof StoreUnavailableError)) throw error;
-        if (Date.now() - startedAt > outageBudgetMs) throw ApplicationFailure.retryable(error.message, error.type);
+        if (Date.now() - startedAt >= this.outageWaitMs) throw ApplicationFailure.retryable(error.message, error.type);
         heartbeat();
         await new Promise((resolve) => setTimeout(resolve, delay));
         delay = Math.min(delay * 2, 5_000);
       }
     }
+  }
+
+  /** An event in its wire form made whole: the run's workflow id, and the preview of a stored output. */
+  private async wholeEvent(conversation: ConversationRef, event: AgentEvent): Promise<AgentEvent> {
+    const whole = { ...event, workflowId: conversation.workflowId };
+    if (whole.type !== 'tool-result' || !whole.stored || whole.preview !== undefined) return whole;
+    const stored = (await this.store.getRecord(conversation.id, toolOutputKey(whole.toolCallId))) as
+      | StoredToolOutput
+      | undefined;
+    return { ...whole, preview: stored ? previewValue(outputText(stored.output)) : '' };
   }
 
   private remember(id: string, entry: { messages: ModelMessage[]; bytes: number }): void {
@@ -147,13 +159,10 @@ export class ConversationIo {
 
 /** Kind, size and a preview of a tool output, for the workflow's history and Temporal UI. */
 export function summarizeOutput(output: ToolResultPart['output']): StoredOutputSummary {
-  const value =
-    output.type === 'execution-denied' ? (output.reason ?? 'denied') : (output as { value?: unknown }).value;
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return {
     outputType: output.type,
     bytes: Buffer.byteLength(JSON.stringify(output)),
-    preview: text.length > previewChars ? `${text.slice(0, previewChars)}...` : text,
+    preview: previewValue(outputText(output)),
   };
 }
 

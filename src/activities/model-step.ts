@@ -88,8 +88,9 @@ export function createRunModelStep(deps: ActivityDependencies) {
         usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
       };
       if (!conversation) return step;
-      const calls = callsOf(step);
-      const recorded = await deps.conversations.put(conversation, stepKey, { ...step, calls });
+      // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
+      const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
+      const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
       return withoutAssistant(recorded, stepKey);
     } catch (error) {
       if (error instanceof ApplicationFailure) throw error;

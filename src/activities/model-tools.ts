@@ -2,7 +2,7 @@ import { tool, type Tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { type SubagentDefinition, subagentToolDescription } from '../agents/subagent-definition';
-import { runtimeToolNames } from '../workflows/runtime-tool-names';
+import { runtimeToolNames } from '../protocol/runtime-tool-names';
 
 const cache = new WeakMap<AnyAgentDefinition, Map<string, ToolSet>>();
 

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
-import { transcriptQuery } from '../workflows/definitions';
+import { transcriptQuery } from '../protocol/definitions';
 
 /** Counters that show how much transcript the worker had to fetch. */
 export interface TranscriptCacheStats {

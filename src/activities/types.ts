@@ -3,7 +3,7 @@ import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-
 import type { SubagentResult } from '../agents/subagent-definition';
 import type { ConversationWrites } from '../protocol/pending-message';
 import type { ConversationRef } from '../store/conversation-store';
-import type { AgentEvent } from '../workflows/event-log';
+import type { AgentEvent } from '../protocol/agent-events';
 
 /** Token counts of one or more model steps. */
 export interface TokenUsage {

@@ -7,8 +7,9 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
-import { runtimeToolNames } from '../workflows/runtime-tool-names';
+import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { streamFromResult } from './stream-from-result';
+import { previewValue } from '../protocol/text-preview';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';
@@ -110,7 +111,5 @@ function sampleInput(schema: JsonSchema, text: string): Record<string, unknown> 
 }
 
 function describeOutput(output: { type: string; value?: unknown; reason?: string }): string {
-  const value = output.type === 'execution-denied' ? `denied: ${output.reason ?? 'no reason'}` : output.value;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  return previewValue(output.type === 'execution-denied' ? `denied: ${output.reason ?? 'no reason'}` : output.value);
 }

@@ -1,12 +1,13 @@
 import { userInfo } from 'node:os';
+import { cutText } from '../protocol/text-preview';
 import { createInterface } from 'node:readline/promises';
 import type { AgentHandle } from '../client/agent-handle';
-import type { ApprovalRequest } from '../workflows/approval-types';
+import type { ApprovalRequest } from '../protocol/approval-types';
 
 /** One line describing a pending approval: id, tool, input and the policy's reason. */
 export function describeApproval(request: ApprovalRequest): string {
   const input = JSON.stringify(request.input);
-  return `${request.approvalId}: ${request.toolName}(${input.length > 120 ? `${input.slice(0, 117)}...` : input})${
+  return `${request.approvalId}: ${request.toolName}(${cutText(input, 120)})${
     request.reason ? ` (${request.reason})` : ''
   }`;
 }

@@ -1,9 +1,8 @@
 import type { AgentHandle } from '../client/agent-handle';
-import type { AgentEvent } from '../workflows/event-log';
-import { oneLine } from '../workflows/one-line';
+import type { AgentEvent } from '../protocol/agent-events';
+import { oneLine, previewValue } from '../protocol/text-preview';
 
-const cut = (value: unknown, max = 160): string =>
-  oneLine(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), max);
+const cut = (value: unknown, max = 160): string => oneLine(previewValue(value, max * 4), max);
 
 /** Lines a person reads for one event of the tree, indented by the run's depth. */
 export function describeEvent(event: AgentEvent): string[] {

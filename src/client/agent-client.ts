@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
-import { agentWorkflow } from '../workflows/agent-workflow';
-import type { AgentMode, AgentRunResult, AgentWorkflowInput } from '../workflows/definitions';
-import {
-  agentDepthKey,
-  agentNameKey,
-  agentStatusKey,
-  pendingApprovalsKey,
-  rootWorkflowIdKey,
-} from '../workflows/search-attributes';
+import type { agentWorkflow } from '../workflows/agent-workflow';
+import { type AgentMode, type AgentRunResult, type AgentWorkflowInput, agentWorkflowType } from '../protocol/definitions';
+import { initialSearchAttributes } from '../protocol/search-attributes';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
 import type { ConversationStore } from '../store/conversation-store';
-import { oneLine } from '../workflows/one-line';
+import { oneLine } from '../protocol/text-preview';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -108,12 +101,12 @@ export class AgentClient {
       callOptions: options.callOptions,
       runtimeContext: options.runtimeContext,
     };
-    const handle = await this.client.workflow.start(agentWorkflow, {
+    const handle = await this.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
       workflowId,
       taskQueue: this.options.taskQueue,
       args: [input],
       staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(options.prompt, 100)}` : ''}`,
-      typedSearchAttributes: this.options.searchAttributes ? searchAttributesOf(agent, workflowId) : undefined,
+      typedSearchAttributes: this.options.searchAttributes ? initialSearchAttributes(agent, 0, workflowId) : undefined,
     });
     return this.wrap(handle.workflowId);
   }
@@ -142,14 +135,4 @@ export class AgentClient {
   private wrap(workflowId: string): AgentHandle {
     return new AgentHandle(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store);
   }
-}
-
-function searchAttributesOf(agent: string, workflowId: string): SearchAttributePair[] {
-  return [
-    { key: agentNameKey, value: agent },
-    { key: agentDepthKey, value: 0 },
-    { key: rootWorkflowIdKey, value: workflowId },
-    { key: agentStatusKey, value: 'starting' },
-    { key: pendingApprovalsKey, value: 0 },
-  ];
 }

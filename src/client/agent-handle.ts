@@ -1,9 +1,9 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
 import { LazyStore } from './lazy-store';
-import type { ChildRun } from '../workflows/agent-state';
+import type { ChildRun } from '../protocol/state-snapshot';
 import type { agentWorkflow } from '../workflows/agent-workflow';
-import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../workflows/approval-types';
+import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../protocol/approval-types';
 import { approvalError } from './approval-errors';
 import { treeApprovals } from './agent-tree';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
@@ -19,7 +19,7 @@ import {
   statusQuery,
   type TranscriptPage,
   transcriptQuery,
-} from '../workflows/definitions';
+} from '../protocol/definitions';
 
 /** A backend's handle on one agent run, by workflow id. */
 export class AgentHandle {

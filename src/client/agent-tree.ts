@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import type { ChildRun } from '../workflows/agent-state';
-import type { ApprovalRequest } from '../workflows/approval-types';
-import { childrenQuery, pendingApprovalsQuery } from '../workflows/definitions';
+import type { ChildRun } from '../protocol/state-snapshot';
+import type { ApprovalRequest } from '../protocol/approval-types';
+import { childrenQuery, pendingApprovalsQuery } from '../protocol/definitions';
 
 /** Workflow ids of a run and of its running subagents, recursively (the run first). */
 export async function runningTree(client: Client, rootWorkflowId: string): Promise<string[]> {

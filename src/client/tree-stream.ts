@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { AgentEvent, EventPage } from '../workflows/event-log';
-import { eventsQuery } from '../workflows/definitions';
+import type { AgentEvent, EventPage } from '../protocol/agent-events';
+import { eventsQuery } from '../protocol/definitions';
 import { liveModelText } from './live-text';
 import { LazyStore } from './lazy-store';
 

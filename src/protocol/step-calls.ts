@@ -7,11 +7,17 @@ export interface StepCall {
   toolName: string;
 }
 
-/** Every tool call of a step in the order the model made them (steps recorded before `calls` existed read the assistant message). */
+/**
+ * Every tool call of a step in the order the model made them: `calls` when the step has
+ * rejected calls, else its valid calls (steps recorded before the store read the assistant message).
+ */
 export function callsOf(step: RunModelStepResult): StepCall[] {
   if (step.calls) return step.calls;
   const content = step.assistant?.content;
-  if (!content || typeof content === 'string') return [];
+  if (!content) {
+    return [...step.toolCalls, ...step.rejectedCalls].map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
+  }
+  if (typeof content === 'string') return [];
   return content
     .filter((part): part is ToolCallPart => part.type === 'tool-call')
     .map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { ConfigurationError } from '../errors';
-import { cadreSearchAttributes } from '../workflows/search-attributes';
+import { cadreSearchAttributes } from '../protocol/search-attributes';
 
 /** gRPC status code ALREADY_EXISTS (kept local: @grpc/grpc-js is not a direct dependency). */
 const GRPC_ALREADY_EXISTS = 6;

@@ -86,11 +86,19 @@ const postgresMigrationLock = 0x6361647265;
  * Applies the migrations `driver`'s database lacks, in order, in one transaction. Safe when several
  * processes start at once: SQLite's write lock or a PostgreSQL advisory lock lets one migrate at a time.
  */
-export async function migrate(driver: SqlDriver, migrations: readonly SchemaMigration[] = schemaMigrations): Promise<number[]> {
+export async function migrate(
+  driver: SqlDriver,
+  migrations: readonly SchemaMigration[] = schemaMigrations,
+): Promise<number[]> {
   return driver.transaction(async (tx) => {
     if (driver.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [postgresMigrationLock]);
-    const appliedAt = driver.dialect === 'postgres' ? 'TIMESTAMPTZ NOT NULL DEFAULT now()' : "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
-    await tx.query(`CREATE TABLE IF NOT EXISTS cadre_schema_migrations (version INTEGER PRIMARY KEY, applied_at ${appliedAt})`);
+    const appliedAt =
+      driver.dialect === 'postgres'
+        ? 'TIMESTAMPTZ NOT NULL DEFAULT now()'
+        : "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS cadre_schema_migrations (version INTEGER PRIMARY KEY, applied_at ${appliedAt})`,
+    );
     const rows = await tx.query<{ version: number | string }>('SELECT version FROM cadre_schema_migrations');
     const done = new Set(rows.map((row) => Number(row.version)));
     const applied: number[] = [];

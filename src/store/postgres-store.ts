@@ -34,14 +34,18 @@ const unreachableCodes = new Set([
 const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '28000', '28P01', '3D000']);
 
 /** pg's own messages for a connection that timed out or died. */
-const connectionLostMessage = /timeout|Connection terminated|Client has encountered a connection error|Connection closed/i;
+const connectionLostMessage =
+  /timeout|Connection terminated|Client has encountered a connection error|Connection closed/i;
 
 /** Whether `error` says the server is unreachable or refusing connections, rather than that a query failed. */
 export function isConnectionFailure(error: unknown): boolean {
   if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
   if (!(error instanceof Error) || error instanceof CadreError) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (unreachableCodes.has(code) || unavailableStates.has(code) || code.startsWith('08'))) {
+  if (
+    typeof code === 'string' &&
+    (unreachableCodes.has(code) || unavailableStates.has(code) || code.startsWith('08'))
+  ) {
     return true;
   }
   // Errors the server sent (with a SQLSTATE) are query failures unless listed above.
@@ -141,7 +145,11 @@ class PostgresDriver implements SqlDriver {
   }
 }
 
-async function run<Row extends object>(client: pg.PoolClient, sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+async function run<Row extends object>(
+  client: pg.PoolClient,
+  sql: string,
+  params: readonly SqlValue[] = [],
+): Promise<Row[]> {
   const result = await client.query(sql, params as SqlValue[]);
   return result.rows as Row[];
 }

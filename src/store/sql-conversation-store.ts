@@ -91,7 +91,13 @@ export class SqlConversationStore implements ConversationStore {
         const json = JSON.stringify(message);
         rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), json]);
       });
-      await insertRows(tx, 'cadre_messages', ['conversation_id', 'idx', 'bytes', 'json'], rows, '(conversation_id, idx)');
+      await insertRows(
+        tx,
+        'cadre_messages',
+        ['conversation_id', 'idx', 'bytes', 'json'],
+        rows,
+        '(conversation_id, idx)',
+      );
     });
   }
 
@@ -118,7 +124,8 @@ export class SqlConversationStore implements ConversationStore {
       );
       for (const row of rows) {
         const bytes = Number(row.bytes);
-        if (messages.length > 0 && usedBytes + bytes > maxBytes) return { from, next: from + messages.length, total, messages };
+        if (messages.length > 0 && usedBytes + bytes > maxBytes)
+          return { from, next: from + messages.length, total, messages };
         messages.push(JSON.parse(row.json) as ModelMessage);
         usedBytes += bytes;
       }
@@ -252,7 +259,8 @@ async function insertRows(
   for (let offset = 0; offset < rows.length; offset += insertBatchRows) {
     const batch = rows.slice(offset, offset + insertBatchRows);
     const tuples = batch.map(
-      (_row, rowIndex) => `(${columns.map((_column, columnIndex) => `$${rowIndex * columns.length + columnIndex + 1}`).join(', ')})`,
+      (_row, rowIndex) =>
+        `(${columns.map((_column, columnIndex) => `$${rowIndex * columns.length + columnIndex + 1}`).join(', ')})`,
     );
     await executor.query(
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT ${conflictTarget} DO NOTHING`,

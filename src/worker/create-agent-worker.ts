@@ -40,6 +40,11 @@ export interface AgentWorkerOptions {
    * `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`. Workers and clients must share it.
    */
   store?: ConversationStore | string;
+  /**
+   * How long (ms) an activity waits out a store outage, heartbeating, before it fails its attempt
+   * with an error naming CADRE_STORE_URL; Temporal then retries it. Default 60,000.
+   */
+  storeOutageWaitMs?: number;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -79,7 +84,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
-  const conversations = new ConversationIo(store);
+  const conversations = new ConversationIo(store, options.storeOutageWaitMs);
   const ownedConnection = options.connection ? undefined : await NativeConnection.connect({ address });
   const connection = options.connection ?? ownedConnection;
   const worker = await Worker.create({

@@ -3,14 +3,16 @@ import {
   condition,
   isCancellation,
   proxyActivities,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolApprovalResponse } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, ModelToolCall, RunModelStepResult } from '../activities/types';
 import type { AgentState, ToolOutcome } from './agent-state';
-import type { AgentWorkflowInput } from './definitions';
-import { describeFailure } from './failures';
+import type { AgentWorkflowInput } from '../protocol/definitions';
+import { cutText } from '../protocol/text-preview';
+import { describeFailure, failureType } from './failures';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 
@@ -71,13 +73,16 @@ export class AgentLoop {
               agent: spec.name,
               modelRoute: spec.modelRoute,
               workflowId: workflowInfo().workflowId,
-              runId: workflowInfo().runId,
+              // Only runs without the store read their transcript by query, from this run.
+              runId: writes.conversation ? '' : workflowInfo().runId,
               step: stepNumber,
               transcriptLength: promptLength,
               callOptions: this.input.callOptions,
               runtimeContext: this.input.runtimeContext,
               overrides: this.input.overrides,
-              rootWorkflowId: this.input.rootWorkflowId,
+              ...(this.input.rootWorkflowId !== workflowInfo().workflowId
+                ? { rootWorkflowId: this.input.rootWorkflowId }
+                : {}),
               ...writes,
             },
           ],
@@ -85,6 +90,11 @@ export class AgentLoop {
         state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;
+        if (failureType(error) === 'StoreUnavailable') {
+          // The store stayed down through every attempt: the step waits for it instead of failing the run.
+          await sleep('10 seconds');
+          continue;
+        }
         state.closeActivation(
           'failed',
           `Model step ${stepNumber} of agent '${spec.name}' failed: ${describeFailure(error)}`,
@@ -215,6 +225,20 @@ export class AgentLoop {
     promptLength: number,
     revalidate: boolean,
   ): Promise<ToolOutcome> {
+    for (;;) {
+      const outcome = await this.runToolOnce(call, promptLength, revalidate);
+      if (outcome) return outcome;
+      // The store was down through every attempt: wait and try again, so no tool result is lost.
+      await sleep('10 seconds');
+    }
+  }
+
+  /** One `runTool` activity with its retries; undefined when the conversation store stayed unreachable. */
+  private async runToolOnce(
+    call: ModelToolCall,
+    promptLength: number,
+    revalidate: boolean,
+  ): Promise<ToolOutcome | undefined> {
     try {
       const conversation = this.state.conversation.ref;
       const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
@@ -222,7 +246,7 @@ export class AgentLoop {
           ...(conversation ? { conversation } : {}),
           agent: this.spec.name,
           workflowId: workflowInfo().workflowId,
-          runId: workflowInfo().runId,
+          runId: conversation ? '' : workflowInfo().runId,
           promptLength,
           toolCallId: call.toolCallId,
           toolName: call.toolName,
@@ -237,6 +261,7 @@ export class AgentLoop {
       return { output: result.output ?? { type: 'error-text', value: `Tool '${call.toolName}' returned nothing.` } };
     } catch (error) {
       if (isCancellation(error)) throw error;
+      if (failureType(error) === 'StoreUnavailable') return undefined;
       return { output: { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` } };
     }
   }
@@ -257,5 +282,5 @@ function describeCalls(step: RunModelStepResult): string {
 
 function toolSummary(call: ModelToolCall): string {
   const input = JSON.stringify(call.input) ?? '';
-  return `tool ${call.toolName}(${input.length > 60 ? `${input.slice(0, 57)}...` : input})`;
+  return `tool ${call.toolName}(${cutText(input, 60)})`;
 }

@@ -1,81 +1,22 @@
-import type { ModelMessage, ToolApprovalResponse, ToolResultPart } from 'ai';
+import type { ToolApprovalResponse, ToolResultPart } from 'ai';
 import type { RunModelStepResult, StoredOutputSummary, StoreWrites, TokenUsage } from '../activities/types';
 import type { PendingToolMessage } from '../protocol/pending-message';
 import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';
 import { ApprovalBook } from './approval-book';
-import type { ApprovalsReport } from './approval-types';
-import { Conversation, type ConversationSnapshot } from './conversation';
-import type { AgentStatus, StopReason, TranscriptPage } from './definitions';
-import { type AgentEvent, EventLog, type EventLogSnapshot, preview } from './event-log';
-
-/** Version of the snapshots this code writes; `migrate()` upgrades older ones. */
-export const stateSnapshotVersion = 2;
-
-/** Everything continue-as-new carries from one run to the next: counters and references, not content. */
-export interface AgentStateSnapshot {
-  version: typeof stateSnapshotVersion;
-  /** The conversation in the store (runs on the store). */
-  conversation?: ConversationSnapshot;
-  /** The whole transcript, for runs that keep it in memory (started before the store). */
-  transcript?: ModelMessage[];
-  /** Calls of the last model step that have no result yet. */
-  openCalls: StepCall[];
-  inbox: string[];
-  steps: number;
-  activations: number;
-  activationOpen: boolean;
-  activationSteps: number;
-  usage: TokenUsage;
-  lastText: string;
-  lastStopReason?: StopReason;
-  lastError?: string;
-  ended: boolean;
-  approvals: ApprovalsReport;
-  activationStart: number;
-  children: ChildRun[];
-  events: EventLogSnapshot;
-}
-
-/**
- * A snapshot written before the conversation store (no version): it carries the whole transcript.
- * The earliest ones also lack approvals, children and events.
- */
-export type AgentStateSnapshotV1 = Omit<
-  AgentStateSnapshot,
-  'version' | 'conversation' | 'openCalls' | 'events' | 'approvals' | 'children' | 'activationStart'
-> & {
-  transcript: ModelMessage[];
-  approvals?: ApprovalsReport;
-  children?: ChildRun[];
-  activationStart?: number;
-  events?: { kept: AgentEvent[]; next: number };
-};
+import { Conversation } from './conversation';
+import {
+  type AgentStateSnapshot,
+  type AgentStateSnapshotV1,
+  type ChildRun,
+  stateSnapshotVersion,
+} from '../protocol/state-snapshot';
+import type { AgentStatus, StopReason, TranscriptPage } from '../protocol/definitions';
+import { outputText, previewValue } from '../protocol/text-preview';
+import { EventLog } from './event-log';
 
 /** A tool call's output as the workflow holds it: inline, or a summary of what the tool activity stored. */
 export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: StoredOutputSummary };
-
-/** A subagent run started by this one. */
-export interface ChildRun {
-  workflowId: string;
-  toolName: string;
-  toolCallId: string;
-  agent: string;
-  depth: number;
-  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted';
-  /** How the parent runs it; absent in records made before background modes: `foreground`. */
-  mode?: 'foreground' | 'job' | 'continuable';
-  /** The id the model uses for a job or a continuable subagent (`research-1`). */
-  id?: string;
-  /** Activations the child has reported as settled. */
-  settlements?: number;
-  /** A continuable child with work in hand (not yet settled). */
-  working?: boolean;
-  /** What the model sees of the last settlement: the final text, or the `Error:` form. */
-  output?: string;
-  /** A foreground wait on a continuable child takes its next settlement instead of a notice. */
-  awaited?: boolean;
-}
 
 /** Upgrades a snapshot of any earlier version to the current one. */
 export function migrate(snapshot: AgentStateSnapshot | AgentStateSnapshotV1): AgentStateSnapshot {
@@ -374,15 +315,8 @@ export class AgentState {
   private emitToolResult(call: StepCall, outcome: ToolOutcome): void {
     const summary =
       'stored' in outcome
-        ? { outputType: outcome.stored.outputType, preview: outcome.stored.preview }
-        : {
-            outputType: outcome.output.type,
-            preview: preview(
-              outcome.output.type === 'execution-denied'
-                ? (outcome.output.reason ?? 'denied')
-                : (outcome.output as { value?: unknown }).value,
-            ),
-          };
+        ? { outputType: outcome.stored.outputType, preview: outcome.stored.preview, stored: true }
+        : { outputType: outcome.output.type, preview: previewValue(outputText(outcome.output)) };
     this.events.emit({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, ...summary });
   }
 }
@@ -390,9 +324,11 @@ export class AgentState {
 /** A call's input for an event: whole when short, a preview string otherwise (events travel through history). */
 function shortInput(input: unknown): unknown {
   const text = JSON.stringify(input) ?? '';
-  return text.length > 300 ? preview(text) : input;
+  return text.length > 300 ? previewValue(text) : input;
 }
 
 function structuredCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+export type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from '../protocol/state-snapshot';

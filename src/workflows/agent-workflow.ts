@@ -25,7 +25,7 @@ import {
   statusQuery,
   subagentSettledSignal,
   transcriptQuery,
-} from './definitions';
+} from '../protocol/definitions';
 import { agentFailure } from './failures';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';

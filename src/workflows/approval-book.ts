@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, ApprovalRequestInput } from './approval-types';
+import type { ApprovalDecision, ApprovalRequest, ApprovalRequestInput } from '../protocol/approval-types';
 
 const rememberedRefusals = 20;
 

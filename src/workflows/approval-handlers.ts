@@ -1,8 +1,8 @@
 import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { AgentState } from './agent-state';
-import type { ApprovalDecisionInput, ApprovalRequest } from './approval-types';
-import { approvalsQuery, decideApprovalSignal, decideApprovalUpdate, pendingApprovalsQuery } from './definitions';
+import type { ApprovalDecisionInput, ApprovalRequest } from '../protocol/approval-types';
+import { approvalsQuery, decideApprovalSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../protocol/definitions';
 import { agentFailure } from './failures';
 
 const { verifyApproval } = proxyActivities<AgentActivities>({

@@ -1,6 +1,7 @@
 import { condition, getExternalWorkflowHandle } from '@temporalio/workflow';
-import type { AgentState, ChildRun } from './agent-state';
-import { endSessionSignal, sendMessageSignal, type SubagentSettlement } from './definitions';
+import type { AgentState } from './agent-state';
+import { type ChildRun, childStatusOf } from '../protocol/state-snapshot';
+import { endSessionSignal, sendMessageSignal, type SubagentSettlement } from '../protocol/definitions';
 
 type Output = { type: 'text'; value: string } | { type: 'error-text'; value: string };
 
@@ -36,7 +37,7 @@ export class BackgroundSubagents {
             );
     }
     if (settlement.closed) {
-      child.status = toStatus(settlement.stopReason);
+      child.status = childStatusOf(settlement.stopReason);
       this.state.events.emit({
         type: 'subagent-finished',
         childWorkflowId: child.workflowId,
@@ -154,15 +155,4 @@ export class BackgroundSubagents {
       value: `Error: unknown ${kind} '${id}'. Known ${kind}s: ${ids.length > 0 ? ids.join(', ') : 'none'}.`,
     };
   }
-}
-
-function toStatus(stopReason: string): ChildRun['status'] {
-  if (
-    stopReason === 'failed' ||
-    stopReason === 'cancelled' ||
-    stopReason === 'max-steps' ||
-    stopReason === 'interrupted'
-  )
-    return stopReason;
-  return 'completed';
 }

@@ -1,16 +1,8 @@
 import type { ModelMessage, ToolCallPart } from 'ai';
 import type { ConversationWrites, PendingMessage } from '../protocol/pending-message';
+import type { ConversationSnapshot } from '../protocol/state-snapshot';
 import type { ConversationRef } from '../store/conversation-store';
-import type { TranscriptPage } from './definitions';
-
-/** What continue-as-new carries of a conversation on the store: a reference and counts, never content. */
-export interface ConversationSnapshot {
-  ref: ConversationRef;
-  /** Messages known to be in the store. */
-  written: number;
-  /** Messages decided but not yet written (empty at a continue-as-new point). */
-  pending: PendingMessage[];
-}
+import type { TranscriptPage } from '../protocol/definitions';
 
 /**
  * The run's conversation as the workflow sees it. On the store, it holds only the length and

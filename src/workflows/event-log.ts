@@ -1,47 +1,6 @@
-/** What happened in one run, as a stream consumer sees it. */
-export type AgentEventBody =
-  | { type: 'run-started'; agent: string; mode: string }
-  | { type: 'user-message'; text: string }
-  | { type: 'text'; step: number; text: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
-  | { type: 'tool-result'; toolCallId: string; toolName: string; outputType: string; preview: string }
-  | { type: 'approval-requested'; approvalId: string; toolName: string; input: unknown; reason?: string }
-  | { type: 'approval-decided'; approvalId: string; approved: boolean; by: string; reason?: string }
-  | {
-      type: 'subagent-started';
-      childWorkflowId: string;
-      toolName: string;
-      agent: string;
-      childDepth: number;
-      task: string;
-    }
-  | { type: 'subagent-finished'; childWorkflowId: string; toolName: string; stopReason: string }
-  | { type: 'run-finished'; status: string; stopReason?: string; text?: string };
-
-/** An event with its place: `seq` orders a run's events, `at` is workflow time. */
-export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };
-
-/**
- * A page of a run's events from a sequence number, and whether the run has finished. For a run
- * on the store, events before `stored.written` are read from the store's event log.
- */
-export interface EventPage {
-  events: AgentEvent[];
-  next: number;
-  finished: boolean;
-  stored?: { conversationId: string; written: number };
-}
-
-/** What continue-as-new carries of the event log: the unwritten tail and the counters. */
-export interface EventLogSnapshot {
-  kept: AgentEvent[];
-  next: number;
-  /** Events below this number are in the store (runs on the store only). */
-  written?: number;
-}
-
+import type { AgentEvent, AgentEventBody, EventPage } from '../protocol/agent-events';
+import type { EventLogSnapshot } from '../protocol/state-snapshot';
 const keptInMemory = 500;
-const previewChars = 300;
 
 /**
  * The run's event log: append-only and numbered. On the store, the workflow keeps only the
@@ -104,9 +63,19 @@ export class EventLog {
     };
   }
 
-  /** Events to write to the store (none for a run that keeps them in memory). */
+  /**
+   * Events to write to the store (none for a run that keeps them in memory), in their wire form:
+   * the writing activity adds back the workflow id and the previews of stored outputs, which
+   * history already holds once.
+   */
   unwritten(): AgentEvent[] {
-    return this.written === undefined ? [] : [...this.kept];
+    if (this.written === undefined) return [];
+    return this.kept.map((event) => {
+      const wire: Partial<AgentEvent> = { ...event };
+      delete wire.workflowId;
+      if (wire.type === 'tool-result' && wire.stored) delete wire.preview;
+      return wire as AgentEvent;
+    });
   }
 
   /** Marks events below `next` as written: they leave memory. */
@@ -123,8 +92,4 @@ export class EventLog {
   }
 }
 
-/** A short text for an event: long values are cut. */
-export function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-  return text.length > previewChars ? `${text.slice(0, previewChars)}...` : text;
-}
+

@@ -11,6 +11,17 @@ export function describeFailure(error: unknown): string {
   return message;
 }
 
+/** The stable type of the innermost application failure of a chain (`StoreUnavailable`, ...), if any. */
+export function failureType(error: unknown): string | undefined {
+  let current: unknown = error;
+  let type: string | undefined;
+  while (current instanceof TemporalFailure) {
+    if (current instanceof ApplicationFailure && current.type) type = current.type;
+    current = current.cause;
+  }
+  return type;
+}
+
 /** A non-retryable failure with a stable type, for workflow code and handlers; `details` travel with it. */
 export function agentFailure(type: string, message: string, details?: unknown[]): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true, details });

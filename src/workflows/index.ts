@@ -8,5 +8,5 @@ export {
   type AgentRunResult,
   type AgentStatusReport,
   type AgentWorkflowInput,
-} from './definitions';
-export { cadreSearchAttributes } from './search-attributes';
+} from '../protocol/definitions';
+export { cadreSearchAttributes } from '../protocol/search-attributes';

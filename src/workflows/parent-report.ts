@@ -1,6 +1,6 @@
 import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
 import type { AgentState } from './agent-state';
-import { type AgentWorkflowInput, subagentSettledSignal } from './definitions';
+import { type AgentWorkflowInput, subagentSettledSignal } from '../protocol/definitions';
 
 /**
  * A background or continuable subagent's reports to its parent: one signal per settled

@@ -1,7 +1,7 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentState } from './agent-state';
-import type { AgentStatus } from './definitions';
-import { agentNameKey, agentStatusKey, pendingApprovalsKey } from './search-attributes';
+import type { AgentStatus } from '../protocol/definitions';
+import { agentNameKey, agentStatusKey, pendingApprovalsKey } from '../protocol/search-attributes';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and the `CadreStatus`

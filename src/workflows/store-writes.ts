@@ -2,7 +2,7 @@ import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentState } from './agent-state';
-import type { AgentWorkflowInput } from './definitions';
+import type { AgentWorkflowInput } from '../protocol/definitions';
 
 /**
  * Patch id of the conversation store. Runs that started before it keep their transcript in

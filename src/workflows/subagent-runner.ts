@@ -14,19 +14,14 @@ import type { ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { SubagentSpec } from '../agents/subagent-definition';
 import type { AgentActivities, ModelToolCall } from '../activities/types';
-import type { AgentState, ChildRun } from './agent-state';
-import type { AgentRunResult, AgentWorkflowInput } from './definitions';
+import type { AgentState } from './agent-state';
+import { type ChildRun, childStatusOf } from '../protocol/state-snapshot';
+import { type AgentRunResult, type AgentWorkflowInput, agentWorkflowType } from '../protocol/definitions';
 import { describeFailure } from './failures';
-import {
-  agentDepthKey,
-  agentNameKey,
-  agentStatusKey,
-  pendingApprovalsKey,
-  rootWorkflowIdKey,
-} from './search-attributes';
-import { oneLine } from './one-line';
+import { initialSearchAttributes } from '../protocol/search-attributes';
+import { oneLine } from '../protocol/text-preview';
 import { type BackgroundSubagents, errorText } from './background-subagents';
-import { runtimeToolNames } from './runtime-tool-names';
+import { runtimeToolNames } from '../protocol/runtime-tool-names';
 
 type Output = ToolResultPart['output'];
 
@@ -131,13 +126,13 @@ export class SubagentRunner {
       args: [childInput],
       staticSummary: `${entry.agent} (subagent '${call.toolName}' of ${this.spec.name}, depth ${depth}): ${oneLine(task, 100)}`,
       ...(this.searchAttributesEnabled
-        ? { typedSearchAttributes: childSearchAttributes(entry.agent, depth, rootWorkflowId) }
+        ? { typedSearchAttributes: initialSearchAttributes(entry.agent, depth, rootWorkflowId) }
         : {}),
     };
     if (child.mode !== 'foreground') {
       // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
       await CancellationScope.nonCancellable(() =>
-        startChild('agentWorkflow', { ...options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+        startChild(agentWorkflowType, { ...options, parentClosePolicy: ParentClosePolicy.ABANDON }),
       );
       if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${id}` };
       if (background) return { type: 'text', value: `started subagent ${id}` };
@@ -145,7 +140,7 @@ export class SubagentRunner {
     }
     let output: Output;
     try {
-      const result = await executeChild('agentWorkflow', {
+      const result = await executeChild(agentWorkflowType, {
         ...options,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       });
@@ -211,7 +206,7 @@ export class SubagentRunner {
   }
 
   private async outputOf(toolName: string, child: ChildRun, result: AgentRunResult): Promise<Output> {
-    child.status = result.stopReason === 'completed' ? 'completed' : result.stopReason;
+    child.status = childStatusOf(result.stopReason);
     this.finished(child, result.stopReason);
     if (result.stopReason !== 'completed') {
       const diagnostics =
@@ -252,16 +247,6 @@ export class SubagentRunner {
 
 function errorOutput(stopReason: string, diagnostics: string, partialText: string): Output {
   return { type: 'error-text', value: errorText(stopReason, diagnostics, partialText) };
-}
-
-function childSearchAttributes(agent: string, depth: number, rootWorkflowId: string) {
-  return [
-    { key: agentNameKey, value: agent },
-    { key: agentDepthKey, value: depth },
-    { key: rootWorkflowIdKey, value: rootWorkflowId },
-    { key: agentStatusKey, value: 'starting' },
-    { key: pendingApprovalsKey, value: 0 },
-  ];
 }
 
 /** The entry's model settings with a chosen reasoning effort (passed to OpenAI-style providers). */

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { agentStatusKey, pendingApprovalsKey } from '../../src/workflows/search-attributes';
+import { agentStatusKey, pendingApprovalsKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';

@@ -12,6 +12,10 @@ export interface TestPostgres {
   url(database: string): string;
   /** Creates a fresh, empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server and keeps its data, as in an outage; `resume()` starts it again on the same port. */
+  pause(): Promise<void>;
+  /** Starts a paused server again. */
+  resume(): Promise<void>;
   /** Stops the server and deletes its data directory; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -37,7 +41,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     port,
     user,
     password,
-    persistent: false,
+    // Kept on stop so pause() and resume() model an outage; stop() deletes the folder itself.
+    persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (message) => logs.push(message),
@@ -70,6 +75,14 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     async createDatabase(name) {
       await server.createDatabase(name);
       return url(name);
+    },
+    async pause() {
+      if (running) await server.stop();
+      running = false;
+    },
+    async resume() {
+      await server.start();
+      running = true;
     },
     stop,
   };

@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { agentStatusKey } from '../../src/workflows/search-attributes';
+import { agentStatusKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait';
 import { promptTexts, scriptedModel } from '../helpers/scripted-model';

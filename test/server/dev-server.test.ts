@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { listCustomSearchAttributes, startDevServer, type DevServer } from '../../src/server';
-import { agentDepthKey, agentNameKey, cadreSearchAttributes } from '../../src/workflows/search-attributes';
+import { agentDepthKey, agentNameKey, cadreSearchAttributes } from '../../src/protocol/search-attributes';
 import { testAddress, testNamespace } from '../helpers/temporal';
 
 /** IndexedValueType numbers of the types Cadre uses, as listSearchAttributes reports them. */

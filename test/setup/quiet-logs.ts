@@ -2,3 +2,11 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 // Worker lifecycle lines drown test output; warnings and errors still show.
 Runtime.install({ logger: new DefaultLogger('WARN') });
+
+// node:sqlite warns once per process that it is experimental; every other warning still shows.
+const emitWarning = process.emitWarning.bind(process);
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  const text = typeof warning === 'string' ? warning : warning.message;
+  if (text.includes('SQLite is an experimental feature')) return;
+  (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
+}) as typeof process.emitWarning;

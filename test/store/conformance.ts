@@ -136,9 +136,15 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('a fork sees its parent prefix by reference and writes its own messages after it', async () => {
       const parent = await conversationWith(texts(5, 'parent'), 'parent');
       const child = freshId('child');
-      await store.ensureConversation({ id: child, workflowId: freshId('workflow'), fork: { parentId: parent, length: 3 } });
+      await store.ensureConversation({
+        id: child,
+        workflowId: freshId('workflow'),
+        fork: { parentId: parent, length: 3 },
+      });
       expect((await store.readMessages(child)).total).toBe(3);
-      await expect(store.appendMessages(child, 4, texts(1, 'gap'))).rejects.toMatchObject({ type: 'StoreConsistencyError' });
+      await expect(store.appendMessages(child, 4, texts(1, 'gap'))).rejects.toMatchObject({
+        type: 'StoreConsistencyError',
+      });
       await store.appendMessages(child, 3, texts(2, 'child', 3));
       await store.appendMessages(parent, 5, texts(1, 'parent later', 5));
       const page = await store.readMessages(child);
@@ -157,7 +163,11 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('a retried append that starts inside the fork prefix keeps the parent copy', async () => {
       const parent = await conversationWith(texts(2, 'parent'), 'parent');
       const child = freshId('child');
-      await store.ensureConversation({ id: child, workflowId: freshId('workflow'), fork: { parentId: parent, length: 2 } });
+      await store.ensureConversation({
+        id: child,
+        workflowId: freshId('workflow'),
+        fork: { parentId: parent, length: 2 },
+      });
       await store.appendMessages(child, 0, texts(3, 'resent'));
       expect(contents((await store.readMessages(child)).messages)).toEqual(['parent 0', 'parent 1', 'resent 2']);
       expect(await store.countOwnMessages(child)).toBe(1);
@@ -166,15 +176,23 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('a fork of a fork resolves both prefixes and pages across them', async () => {
       const root = await conversationWith(texts(3, 'root'), 'root');
       const middle = freshId('middle');
-      await store.ensureConversation({ id: middle, workflowId: freshId('workflow'), fork: { parentId: root, length: 2 } });
+      await store.ensureConversation({
+        id: middle,
+        workflowId: freshId('workflow'),
+        fork: { parentId: root, length: 2 },
+      });
       await store.appendMessages(middle, 2, texts(3, 'middle', 2));
       const leaf = freshId('leaf');
-      await store.ensureConversation({ id: leaf, workflowId: freshId('workflow'), fork: { parentId: middle, length: 4 } });
+      await store.ensureConversation({
+        id: leaf,
+        workflowId: freshId('workflow'),
+        fork: { parentId: middle, length: 4 },
+      });
       await store.appendMessages(leaf, 4, texts(2, 'leaf', 4));
       const expected = ['root 0', 'root 1', 'middle 2', 'middle 3', 'leaf 4', 'leaf 5'];
       expect(contents((await store.readMessages(leaf)).messages)).toEqual(expected);
       const paged: unknown[] = [];
-      for (let from = 0; from < expected.length; ) {
+      for (let from = 0; from < expected.length;) {
         const page = await store.readMessages(leaf, { from, maxBytes: 1 });
         expect(page.messages).toHaveLength(1);
         paged.push(...contents(page.messages));
@@ -188,16 +206,23 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('finds the newest conversation of a workflow id', async () => {
       const workflowId = freshId('reused-workflow');
       expect(await store.findConversation(workflowId)).toBeUndefined();
-      for (const id of ['run-b', 'run-a', 'run-c']) await store.ensureConversation({ id: `${workflowId}/${id}`, workflowId });
+      for (const id of ['run-b', 'run-a', 'run-c'])
+        await store.ensureConversation({ id: `${workflowId}/${id}`, workflowId });
       await store.ensureConversation({ id: `${workflowId}/run-b`, workflowId });
       expect(await store.findConversation(workflowId)).toBe(`${workflowId}/run-c`);
     });
 
     test('keeps the first copy of each event and pages through more than 1,000 of them', async () => {
       const id = freshId('events');
-      const events: StoredEvent[] = Array.from({ length: 2500 }, (_unused, seq) => ({ seq, event: { type: 'tick', seq } }));
+      const events: StoredEvent[] = Array.from({ length: 2500 }, (_unused, seq) => ({
+        seq,
+        event: { type: 'tick', seq },
+      }));
       await store.appendEvents(id, events.slice(0, 1500));
-      await store.appendEvents(id, events.slice(1000).map(({ seq }) => ({ seq, event: { type: 'retry', seq } })));
+      await store.appendEvents(
+        id,
+        events.slice(1000).map(({ seq }) => ({ seq, event: { type: 'retry', seq } })),
+      );
       const read: StoredEvent[] = [];
       let from = 0;
       for (;;) {
@@ -220,7 +245,10 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('records a value once: the first write wins', async () => {
       const id = freshId('records');
       expect(await store.getRecord(id, 'step-1')).toBeUndefined();
-      expect(await store.putRecord(id, 'step-1', { text: 'first', usage: [1, 2] })).toEqual({ text: 'first', usage: [1, 2] });
+      expect(await store.putRecord(id, 'step-1', { text: 'first', usage: [1, 2] })).toEqual({
+        text: 'first',
+        usage: [1, 2],
+      });
       expect(await store.putRecord(id, 'step-1', { text: 'second' })).toEqual({ text: 'first', usage: [1, 2] });
       expect(await store.getRecord(id, 'step-1')).toEqual({ text: 'first', usage: [1, 2] });
       expect(await store.getRecord(freshId('records'), 'step-1')).toBeUndefined();

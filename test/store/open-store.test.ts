@@ -8,7 +8,10 @@ describe('openStore', () => {
   const saved = { root: process.env.CADRE_ROOT, url: process.env.CADRE_STORE_URL };
 
   afterEach(() => {
-    for (const [name, value] of [['CADRE_ROOT', saved.root], ['CADRE_STORE_URL', saved.url]] as const) {
+    for (const [name, value] of [
+      ['CADRE_ROOT', saved.root],
+      ['CADRE_STORE_URL', saved.url],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -17,7 +20,9 @@ describe('openStore', () => {
   test('refuses a URL scheme it does not know with a ConfigurationError naming CADRE_STORE_URL', async () => {
     const failure = await openStore('mysql://root:hunter2@localhost/cadre').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigurationError);
-    expect((failure as ConfigurationError).message).toMatch(/^CADRE_STORE_URL must start with sqlite: .* or postgres:\/\//);
+    expect((failure as ConfigurationError).message).toMatch(
+      /^CADRE_STORE_URL must start with sqlite: .* or postgres:\/\//,
+    );
     expect((failure as ConfigurationError).message).toContain("got 'mysql://root:***@localhost/cadre'");
     expect(() => parseStoreUrl('sqlite:')).toThrow(ConfigurationError);
   });

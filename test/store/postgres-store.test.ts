@@ -25,7 +25,9 @@ describe('PostgreSQL conversation store server', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ version: number }>('SELECT version FROM cadre_schema_migrations ORDER BY version');
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT version FROM cadre_schema_migrations ORDER BY version',
+      );
       expect(rows.map((row) => row.version)).toEqual(schemaMigrations.map((migration) => migration.version));
     } finally {
       await client.end();

@@ -16,11 +16,15 @@ describeConversationStore('SQLite', () => SqliteConversationStore.open(file));
 function appendFromProcess(args: string[]): Promise<string> {
   const script = path.join(__dirname, 'fixtures', 'append-from-process.ts');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(stderr) : reject(new Error(`fixture exited ${code}: ${stderr}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(stderr) : reject(new Error(`fixture exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -64,7 +68,9 @@ describe('SQLite conversation store file', () => {
       const page = await store.readMessages('raced');
       expect(page.total).toBe(count);
       expect(await store.countOwnMessages('raced')).toBe(count);
-      page.messages.forEach((message, index) => expect(message.content).toMatch(new RegExp(`^(child|sibling) ${index}$`)));
+      page.messages.forEach((message, index) =>
+        expect(message.content).toMatch(new RegExp(`^(child|sibling) ${index}$`)),
+      );
     } finally {
       await store.close();
     }

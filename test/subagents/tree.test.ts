@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { cancelledToolResult } from '../../src/workflows/agent-workflow';
-import { agentDepthKey, agentNameKey, rootWorkflowIdKey } from '../../src/workflows/search-attributes';
+import { agentDepthKey, agentNameKey, rootWorkflowIdKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { hangUntilAborted, lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';

@@ -2,9 +2,12 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
 import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
 import type { TokenUsage } from '../activities/types';
-import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './agent-state';
-import type { EventPage } from './event-log';
+import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './state-snapshot';
+import type { EventPage } from './agent-events';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
+
+/** The workflow type of every agent run, root or subagent: clients start it by this name. */
+export const agentWorkflowType = 'agentWorkflow';
 
 /** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
 export type AgentMode = 'task' | 'session';

@@ -19,3 +19,14 @@ export const cadreSearchAttributes = [
   agentStatusKey,
   pendingApprovalsKey,
 ] as const;
+
+/** The search attributes a new run starts with: its agent, depth and tree, `starting`, no approvals pending. */
+export function initialSearchAttributes(agent: string, depth: number, rootWorkflowId: string) {
+  return [
+    { key: agentNameKey, value: agent },
+    { key: agentDepthKey, value: depth },
+    { key: rootWorkflowIdKey, value: rootWorkflowId },
+    { key: agentStatusKey, value: 'starting' },
+    { key: pendingApprovalsKey, value: 0 },
+  ];
+}

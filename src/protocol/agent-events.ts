@@ -1,0 +1,41 @@
+/** What happened in one run, as a stream consumer sees it. */
+export type AgentEventBody =
+  | { type: 'run-started'; agent: string; mode: string }
+  | { type: 'user-message'; text: string }
+  | { type: 'text'; step: number; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      outputType: string;
+      preview: string;
+      /** The whole output is in the store (its tool activity recorded it). */
+      stored?: boolean;
+    }
+  | { type: 'approval-requested'; approvalId: string; toolName: string; input: unknown; reason?: string }
+  | { type: 'approval-decided'; approvalId: string; approved: boolean; by: string; reason?: string }
+  | {
+      type: 'subagent-started';
+      childWorkflowId: string;
+      toolName: string;
+      agent: string;
+      childDepth: number;
+      task: string;
+    }
+  | { type: 'subagent-finished'; childWorkflowId: string; toolName: string; stopReason: string }
+  | { type: 'run-finished'; status: string; stopReason?: string; text?: string };
+
+/** An event with its place: `seq` orders a run's events, `at` is workflow time. */
+export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };
+
+/**
+ * A page of a run's events from a sequence number, and whether the run has finished. For a run
+ * on the store, events before `stored.written` are read from the store's event log.
+ */
+export interface EventPage {
+  events: AgentEvent[];
+  next: number;
+  finished: boolean;
+  stored?: { conversationId: string; written: number };
+}
