@@ -117,7 +117,7 @@ describe('activities retried after they wrote to the store', () => {
     };
     await environment.run(activities.commitConversation, commit);
     await environment.run(activities.commitConversation, commit);
-    await environment.run(activities.commitConversation, step);
+    await environment.run(activities.commitConversation, { ...step, conversation });
     const page = await store.readMessages(conversation.id);
     expect(page.messages).toEqual([
       { role: 'user', content: 'add a line' },
