@@ -47,12 +47,12 @@ describe('a conversation of any length', () => {
   });
 
   it('runs 600 steps continuing as new every 50, keeps the transcript whole and in order, and carries no content across runs', async () => {
-    const handle = await env.client.start('long-reader', {
+    let handle = await env.client.start('long-reader', {
       mode: 'session',
       prompt: 'read the document',
       continueAsNewEverySteps: 50,
     });
-    await waitFor(async () => (await handle.status()).status === 'idle', 'first activation', 110_000);
+    await waitFor(async () => (await handle.status()).status === 'idle', 'first activation', 240_000);
     expect((await handle.status()).lastText).toBe(`Read ${steps} chunks.`);
 
     const messages = await allMessages(env, handle.workflowId);
@@ -68,7 +68,8 @@ describe('a conversation of any length', () => {
     // A new worker with nothing cached reads the whole 4.8 MB conversation from the store for the next turn.
     await env.stop();
     env = await startAgentTestEnv([agent], { taskQueue });
-    await env.client.getHandle(handle.workflowId).send('how many did you read?');
+    handle = env.client.getHandle(handle.workflowId);
+    await handle.send('how many did you read?');
     await waitFor(
       async () => (await handle.status()).activations === 2 && (await handle.status()).status === 'idle',
       'second activation on a cold worker',
@@ -81,16 +82,16 @@ describe('a conversation of any length', () => {
     });
 
     // The event log has no horizon: a stream resumed mid-way past event 1,000 loses nothing.
-    const stream = env.client.getHandle(handle.workflowId).stream({ textDeltas: false });
+    const stream = handle.stream({ textDeltas: false });
     const all = await collect(stream, (event) => event.type === 'text' && event.step === steps + 2);
     expect(all.length).toBeGreaterThan(1_200);
     expect(all.map((event) => (event as { seq: number }).seq)).toEqual(all.map((_, index) => index));
     const resumeAfter = all[1_000] as StreamedEvent;
     const resumed = await collect(
-      env.client.getHandle(handle.workflowId).stream({ cursor: resumeAfter.cursor, textDeltas: false }),
+      handle.stream({ cursor: resumeAfter.cursor, textDeltas: false }),
       (event) => event.type === 'text' && event.step === steps + 2,
     );
     expect(resumed).toEqual(all.slice(1_001).map((event) => ({ ...event, cursor: expect.any(Object) as object })));
-    await env.client.getHandle(handle.workflowId).end();
-  }, 300_000);
+    await handle.end();
+  }, 420_000);
 });
