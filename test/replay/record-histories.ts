@@ -1,18 +1,24 @@
 /**
- * Records the histories that the replay test replays. Run it only when a change to the
- * workflow is meant to be incompatible with running agents (and say so in the change):
+ * Records the histories that the replay test replays, under the prefix of the current design
+ * (`store-`: runs on the conversation store). Run it when the workflow's command sequence
+ * changes on purpose (behind a patch), and say so in the change:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
- * Existing files are kept unless --force: old histories prove that runs started by earlier
- * versions still replay.
+ * Existing files are kept unless --force: the `replay-` files recorded before the store prove
+ * that runs started by earlier versions still replay.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
 import { historyAgent } from '../../bench/history-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
+import { agentWorkflowType } from '../../src/protocol/definitions';
+import type { AgentStateSnapshotV1 } from '../../src/protocol/state-snapshot';
 import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
+
+const prefix = 'store';
+const id = (name: string) => `${prefix}-${name}`;
 
 async function main(): Promise<void> {
   const taskQueue = `record-${Date.now()}`;
@@ -23,46 +29,64 @@ async function main(): Promise<void> {
   });
   const client = await AgentClient.connect({ taskQueue, searchAttributes: false });
   await worker.worker.runUntil(async () => {
-    const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: 'replay-task' });
+    const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: id('task') });
     await task.result();
     const chunks = await client.start('history-3', {
       prompt: 'read',
-      workflowId: 'replay-continue-as-new',
+      workflowId: id('continue-as-new'),
       continueAsNewEverySteps: 2,
     });
     await chunks.result();
-    const session = await client.start('assistant', { mode: 'session', workflowId: 'replay-session' });
+    const session = await client.start('assistant', { mode: 'session', workflowId: id('session') });
     await session.send('first');
-    await waitForActivations(client, 'replay-session', 1);
+    await waitForActivations(client, id('session'), 1);
     await session.send('second');
-    await waitForActivations(client, 'replay-session', 2);
+    await waitForActivations(client, id('session'), 2);
     await session.end();
     await session.result();
     const approval = await client.start('file-manager', {
       prompt: 'old.log',
-      workflowId: 'replay-approval',
+      workflowId: id('approval'),
       runtimeContext: { role: 'admin' },
     });
-    await waitForPendingApproval(client, 'replay-approval');
+    await waitForPendingApproval(client, id('approval'));
     await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
     await approval.result();
-    await (await client.start('research', { prompt: 'durable agents', workflowId: 'replay-subagents' })).result();
-    await (await client.start('concierge', { prompt: 'durable execution', workflowId: 'replay-background' })).result();
-    for (const id of ['replay-task', 'replay-session', 'replay-approval', 'replay-subagents', 'replay-background']) {
-      const history = await client.client.workflow.getHandle(id).fetchHistory();
-      save(`${id}.json`, historyToJSON(history));
+    await (await client.start('research', { prompt: 'durable agents', workflowId: id('subagents') })).result();
+    await (await client.start('concierge', { prompt: 'durable execution', workflowId: id('background') })).result();
+    // A run continued from a snapshot an old worker took (whole transcript in state): it moves to the store.
+    await client.client.workflow.execute(agentWorkflowType, {
+      workflowId: id('migrated'),
+      taskQueue,
+      args: [{ agent: 'history-3', mode: 'task', depth: 0, rootWorkflowId: id('migrated'), state: oldSnapshot() }],
+    });
+    for (const workflowId of [
+      id('task'),
+      id('session'),
+      id('approval'),
+      id('subagents'),
+      id('background'),
+      id('migrated'),
+    ]) {
+      const history = await client.client.workflow.getHandle(workflowId).fetchHistory();
+      save(`${workflowId}.json`, historyToJSON(history));
     }
     // The first run of the continue-as-new chain, which ends by continuing as new.
-    const first = await client.client.workflow.list({ query: `WorkflowId = 'replay-continue-as-new'` });
+    const first = await client.client.workflow.list({ query: `WorkflowId = '${id('continue-as-new')}'` });
     for await (const execution of first) {
       if (execution.status.name === 'CONTINUED_AS_NEW') {
         const history = await client.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-        save('replay-continue-as-new.json', historyToJSON(history));
+        save(`${id('continue-as-new')}.json`, historyToJSON(history));
         break;
       }
     }
   });
   await client.close();
+}
+
+function oldSnapshot(): AgentStateSnapshotV1 {
+  const file = join(__dirname, '..', 'fixtures', 'snapshots', 'v1-chunk-reader.json');
+  return JSON.parse(readFileSync(file, 'utf8')) as AgentStateSnapshotV1;
 }
 
 function save(file: string, json: string): void {
@@ -75,15 +99,15 @@ function save(file: string, json: string): void {
   console.log(`recorded ${file}`);
 }
 
-async function waitForPendingApproval(client: AgentClient, id: string): Promise<void> {
-  while ((await client.getHandle(id).pendingApprovals()).length === 0) {
+async function waitForPendingApproval(client: AgentClient, workflowId: string): Promise<void> {
+  while ((await client.getHandle(workflowId).pendingApprovals()).length === 0) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-async function waitForActivations(client: AgentClient, id: string, count: number): Promise<void> {
+async function waitForActivations(client: AgentClient, workflowId: string, count: number): Promise<void> {
   for (;;) {
-    const status = await client.getHandle(id).status();
+    const status = await client.getHandle(workflowId).status();
     if (status.activations >= count && status.status === 'idle') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -6,7 +6,7 @@ const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
 describe('replaying recorded histories', () => {
-  it('has recorded histories to replay', () => {
+  it('has the histories recorded before the conversation store and with it', () => {
     expect(histories).toEqual([
       'replay-approval.json',
       'replay-background.json',
@@ -14,6 +14,13 @@ describe('replaying recorded histories', () => {
       'replay-session.json',
       'replay-subagents.json',
       'replay-task.json',
+      'store-approval.json',
+      'store-background.json',
+      'store-continue-as-new.json',
+      'store-migrated.json',
+      'store-session.json',
+      'store-subagents.json',
+      'store-task.json',
     ]);
   });
 
