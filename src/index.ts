@@ -15,6 +15,16 @@ export type { AgentWorker, AgentWorkerOptions } from './worker';
 export { startDevServer, createTimeSkippingEnvironment } from './server';
 export type { DevServer, DevServerOptions } from './server';
 export { CadreError, ConfigurationError } from './errors';
+export {
+  openStore,
+  describeStoreUrl,
+  defaultStoreFile,
+  SqliteConversationStore,
+  PostgresConversationStore,
+  StoreUnavailableError,
+  StoreConsistencyError,
+} from './store';
+export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';
 export type {
   AgentMode,
   AgentRunResult,
