@@ -7,7 +7,6 @@ import { StoreConsistencyError, StoreUnavailableError } from '../store/store-err
 import type { AgentEvent } from '../protocol/agent-events';
 import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
 
-
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
   output: ToolResultPart['output'];
@@ -116,8 +115,7 @@ export class ConversationIo {
     const whole = { ...event, workflowId: conversation.workflowId };
     if (whole.type !== 'tool-result' || !whole.stored || whole.preview !== undefined) return whole;
     const stored = (await this.store.getRecord(conversation.id, toolOutputKey(whole.toolCallId))) as
-      | StoredToolOutput
-      | undefined;
+      StoredToolOutput | undefined;
     return { ...whole, preview: stored ? previewValue(outputText(stored.output)) : '' };
   }
 
@@ -144,7 +142,12 @@ export class ConversationIo {
         const key = toolOutputKey(part.toolCallId);
         const stored = (await this.store.getRecord(conversation.id, key)) as StoredToolOutput | undefined;
         if (!stored) throw this.missing(conversation, key);
-        return { type: 'tool-result' as const, toolCallId: part.toolCallId, toolName: part.toolName, output: stored.output };
+        return {
+          type: 'tool-result' as const,
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          output: stored.output,
+        };
       }),
     );
     return { role: 'tool', content };

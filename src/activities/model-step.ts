@@ -39,22 +39,26 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const settings = await resolveCallSettings(agent, args);
       const tools = modelTools(agent, args.overrides?.toolFilter);
       const responseKey = modelResponseKey(args.step, args.transcriptLength);
-      const reused = conversation ? await deps.conversations.get<ModelCallOutcome>(conversation, responseKey) : undefined;
-      const called = reused ?? await callModel(
-        {
-          model,
-          instructions:
-            [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent)]
-              .filter(Boolean)
-              .join('\n\n') || undefined,
-          messages,
-          tools,
-          settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
-          step: args.step,
-          streaming: agent.streaming ?? true,
-        },
-        context,
-      );
+      const reused = conversation
+        ? await deps.conversations.get<ModelCallOutcome>(conversation, responseKey)
+        : undefined;
+      const called =
+        reused ??
+        (await callModel(
+          {
+            model,
+            instructions:
+              [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent)]
+                .filter(Boolean)
+                .join('\n\n') || undefined,
+            messages,
+            tools,
+            settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
+            step: args.step,
+            streaming: agent.streaming ?? true,
+          },
+          context,
+        ));
       const result = conversation && !reused ? await deps.conversations.put(conversation, responseKey, called) : called;
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {

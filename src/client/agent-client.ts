@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { agentWorkflow } from '../workflows/agent-workflow';
-import { type AgentMode, type AgentRunResult, type AgentWorkflowInput, agentWorkflowType } from '../protocol/definitions';
+import {
+  type AgentMode,
+  type AgentRunResult,
+  type AgentWorkflowInput,
+  agentWorkflowType,
+} from '../protocol/definitions';
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';

@@ -72,7 +72,7 @@ export class AgentHandle {
 
   /** Every transcript message from index `from`, page by page: a conversation of any length. */
   async *messages(from = 0): AsyncGenerator<ModelMessage> {
-    for (let next = from; ; ) {
+    for (let next = from; ;) {
       const page = await this.transcript(next);
       yield* page.messages;
       next = page.next ?? page.from + page.messages.length;

@@ -117,7 +117,7 @@ async function readEvents(client: Client, store: LazyStore, workflowId: string, 
   if (!stored || from >= stored.written) return page;
   const older: AgentEvent[] = [];
   const conversations = await store.get();
-  for (let next = from; next < stored.written; ) {
+  for (let next = from; next < stored.written;) {
     const part = await conversations.readEvents(stored.conversationId, next);
     const events = part.events.map((item) => item.event as AgentEvent).filter((event) => event.seq < stored.written);
     if (events.length === 0) break;

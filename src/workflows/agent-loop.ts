@@ -15,6 +15,7 @@ import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
+import type { RuntimeTools } from './runtime-tools';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
@@ -37,6 +38,7 @@ export class AgentLoop {
     private readonly state: AgentState,
     private readonly status: StatusPublisher,
     private readonly subagents: SubagentRunner,
+    private readonly runtimeTools: RuntimeTools,
   ) {
     this.model = proxyActivities<AgentActivities>({
       startToCloseTimeout: spec.modelStepTimeout,
@@ -141,17 +143,19 @@ export class AgentLoop {
           });
           return;
         }
-        outputs.set(
-          call.toolCallId,
-          this.subagents.handles(call.toolName)
-            ? { output: await this.subagents.run(call) }
-            : await this.runTool(call, promptLength, call.approval?.type === 'user-approval'),
-        );
+        outputs.set(call.toolCallId, await this.answer(call, promptLength));
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
     const cancelled = settled.find((outcome) => outcome.status === 'rejected');
     if (cancelled) throw cancelled.reason;
+  }
+
+  /** Answers one allowed call: a runtime tool or a subagent in the workflow, any other tool in an activity. */
+  private async answer(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
+    if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
+    if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
+    return await this.runTool(call, promptLength, call.approval?.type === 'user-approval');
   }
 
   /** The call's approval decision: none for `not-applicable`, the policy's for automatic ones, a human's otherwise. */
@@ -220,11 +224,7 @@ export class AgentLoop {
     );
   }
 
-  private async runTool(
-    call: ModelToolCall,
-    promptLength: number,
-    revalidate: boolean,
-  ): Promise<ToolOutcome> {
+  private async runTool(call: ModelToolCall, promptLength: number, revalidate: boolean): Promise<ToolOutcome> {
     for (;;) {
       const outcome = await this.runToolOnce(call, promptLength, revalidate);
       if (outcome) return outcome;

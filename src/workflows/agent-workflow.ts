@@ -29,7 +29,8 @@ import {
 import { agentFailure } from './failures';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
-import { BackgroundSubagents } from './background-subagents';
+import { ChildRuns } from './child-runs';
+import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf } from './store-writes';
 
@@ -66,8 +67,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
   registerApprovalHandlers(state, () => loop?.publishWaiting());
-  const background = new BackgroundSubagents(state);
-  setHandler(subagentSettledSignal, (settlement) => background.settle(settlement));
+  const children = new ChildRuns(state);
+  setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
   const report = new ParentReport(input, state);
 
   if (!input.state) {
@@ -91,15 +92,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       spec,
       state,
       status,
-      new SubagentRunner(input, spec, state, status.searchAttributesEnabled, background),
+      new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children),
+      new RuntimeTools(spec, children),
     );
     for (;;) {
       if (!state.activationOpen) {
         if (input.mode === 'task' && state.activations > 0) {
           // Background work may still settle; its notices start more activations.
-          if (spec.backgroundOnFinish === 'cancel' || !background.busy()) break;
+          if (spec.backgroundOnFinish === 'cancel' || !children.busy()) break;
           status.publish('running', 'waiting for background subagents to settle');
-          await condition(() => state.hasMessages() || !background.busy());
+          await condition(() => state.hasMessages() || !children.busy());
           if (!state.hasMessages()) break;
         }
         if (input.mode === 'session') {
@@ -137,15 +139,15 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
         await commitWrites(state);
         // A failed run owns no more work: its jobs and continuable children stop with it.
-        await background.cancelAll();
+        await children.cancelAll();
         await report.settled(true, state.lastError);
         throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
           { partialText: state.lastText, steps: state.steps },
         ]);
       }
     }
-    if (spec.backgroundOnFinish === 'cancel') await background.cancelAll();
-    await background.closeIdle();
+    if (spec.backgroundOnFinish === 'cancel') await children.cancelAll();
+    await children.closeIdle();
     status.publish('completed');
     const stopReason = state.lastStopReason ?? 'completed';
     await report.settled(true);
@@ -161,7 +163,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         status.publish('cancelled');
         state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
         await commitWrites(state);
-        await background.cancelAll();
+        await children.cancelAll();
         await report.settled(true);
       });
     }

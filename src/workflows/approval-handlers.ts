@@ -2,7 +2,12 @@ import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { AgentState } from './agent-state';
 import type { ApprovalDecisionInput, ApprovalRequest } from '../protocol/approval-types';
-import { approvalsQuery, decideApprovalSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../protocol/definitions';
+import {
+  approvalsQuery,
+  decideApprovalSignal,
+  decideApprovalUpdate,
+  pendingApprovalsQuery,
+} from '../protocol/definitions';
 import { agentFailure } from './failures';
 
 const { verifyApproval } = proxyActivities<AgentActivities>({

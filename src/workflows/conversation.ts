@@ -45,7 +45,8 @@ export class Conversation {
       this.pending.push(message);
       return;
     }
-    const parts: Array<{ type: string }> = message.role === 'stored' || typeof message.content === 'string' ? [] : message.content;
+    const parts: Array<{ type: string }> =
+      message.role === 'stored' || typeof message.content === 'string' ? [] : message.content;
     if (message.role === 'stored' || parts.some((part) => part.type === 'stored-tool-result')) {
       throw new Error('A conversation kept in memory holds whole messages, not store references.');
     }

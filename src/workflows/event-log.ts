@@ -88,8 +88,10 @@ export class EventLog {
 
   /** What continue-as-new carries. */
   snapshot(): EventLogSnapshot {
-    return { kept: [...this.kept], next: this.nextSeq, ...(this.written !== undefined ? { written: this.written } : {}) };
+    return {
+      kept: [...this.kept],
+      next: this.nextSeq,
+      ...(this.written !== undefined ? { written: this.written } : {}),
+    };
   }
 }
-
-

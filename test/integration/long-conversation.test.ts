@@ -12,7 +12,9 @@ function chunkIndexes(messages: ModelMessage[]): number[] {
   return messages.flatMap((message) =>
     message.role === 'tool'
       ? message.content.flatMap((part) =>
-          part.type === 'tool-result' ? [Number(/^chunk (\d+):/.exec(String((part.output as { value?: unknown }).value))?.[1])] : [],
+          part.type === 'tool-result'
+            ? [Number(/^chunk (\d+):/.exec(String((part.output as { value?: unknown }).value))?.[1])]
+            : [],
         )
       : [],
   );

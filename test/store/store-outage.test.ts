@@ -55,7 +55,12 @@ describe('a conversation store outage in the middle of a run', () => {
       storeOutageWaitMs: 300,
     });
     running = worker.run();
-    client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue, store: storeUrl });
+    client = await AgentClient.connect({
+      address: testAddress(),
+      namespace: testNamespace(),
+      taskQueue,
+      store: storeUrl,
+    });
   }, 120_000);
   afterAll(async () => {
     worker.shutdown();

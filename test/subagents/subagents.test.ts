@@ -188,7 +188,10 @@ describe('subagents as child workflows', () => {
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
     const childInput = JSON.parse(Buffer.from(started ?? []).toString()) as Record<string, unknown>;
     expect(childInput.initialTranscript).toBeUndefined();
-    expect(childInput.fork).toEqual({ conversationId: expect.stringContaining(handle.workflowId) as string, length: 2 });
+    expect(childInput.fork).toEqual({
+      conversationId: expect.stringContaining(handle.workflowId) as string,
+      length: 2,
+    });
     await handle.end();
   });
 
