@@ -69,3 +69,9 @@ export function report(figures: Record<string, unknown>): void {
 export function rssMb(): number {
   return Math.round(process.memoryUsage().rss / (1024 * 1024));
 }
+
+/** Live JavaScript heap in MB after a full collection (when node runs with --expose-gc; else as it is). */
+export function liveHeapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Math.round(process.memoryUsage().heapUsed / (1024 * 1024));
+}

@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../src/agents/define-agent';
 import type { AgentHandle } from '../src/client/agent-handle';
-import { withBenchEnv, report, rssMb } from './bench-env';
+import { liveHeapMb, withBenchEnv, report, rssMb } from './bench-env';
 
 const sessions = Number(process.env.CADRE_BENCH_SESSIONS ?? 1000);
 const oneAtATime = Math.min(100, sessions);
@@ -56,7 +56,11 @@ const approvalAgent = defineAgent({
  * to tool start, one at a time and in a burst (p50, p99).
  */
 export async function sessionsBench(): Promise<void> {
+  const cache = process.env.CADRE_BENCH_CACHE ? Number(process.env.CADRE_BENCH_CACHE) : undefined;
+  const workerOptions = cache === undefined ? {} : { workerOptions: { maxCachedWorkflows: cache } };
   await withBenchEnv([approvalAgent], async ({ client }) => {
+    const baselineRss = rssMb();
+    const baselineHeap = liveHeapMb();
     const startedAt = Date.now();
     const handles: AgentHandle[] = [];
     for (let index = 0; index < sessions; index += 50) {
@@ -71,6 +75,7 @@ export async function sessionsBench(): Promise<void> {
       }
     }
     const waitingRss = rssMb();
+    const waitingHeap = liveHeapMb();
     const setupSeconds = (Date.now() - startedAt) / 1000;
     const single: number[] = [];
     for (let index = 0; index < oneAtATime; index++) single.push(await approveAndWait(handles, index));
@@ -80,8 +85,12 @@ export async function sessionsBench(): Promise<void> {
     report({
       bench: 'sessions',
       sessions,
+      maxCachedWorkflows: cache ?? 'default',
       setupSeconds,
+      workerRssMbBeforeSessions: baselineRss,
       workerRssMbWhileWaiting: waitingRss,
+      liveHeapMbBeforeSessions: baselineHeap,
+      liveHeapMbWhileWaiting: waitingHeap,
       approvalToToolStartMs: {
         oneAtATime: { count: single.length, p50: percentile(single, 50), p99: percentile(single, 99) },
         burst: { count: burst.length, p50: percentile(burst, 50), p99: percentile(burst, 99) },
@@ -89,7 +98,7 @@ export async function sessionsBench(): Promise<void> {
       target: 'workerRssMbWhileWaiting <= 500',
     });
     await Promise.all(handles.map((handle) => handle.end()));
-  });
+  }, workerOptions);
 }
 
 async function approveAndWait(handles: AgentHandle[], index: number): Promise<number> {

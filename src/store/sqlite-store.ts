@@ -75,6 +75,8 @@ class SqliteDriver implements SqlDriver {
       database = new DatabaseSync(file);
       database.exec(`PRAGMA busy_timeout = ${sqliteBusyTimeoutMs}`);
       database.exec('PRAGMA journal_mode = WAL');
+      // WAL with synchronous=NORMAL survives any process crash; only a power loss can drop the last commits.
+      database.exec('PRAGMA synchronous = NORMAL');
     } catch (error) {
       database?.close();
       throw new StoreUnavailableError(
