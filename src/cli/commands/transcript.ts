@@ -1,27 +1,45 @@
 import type { ModelMessage } from 'ai';
 import { AgentClient } from '../../client/agent-client';
+import { openStore } from '../../store/open-store';
 
 /**
  * `cadre transcript <workflowId> [--json]`: prints the whole conversation of a run, page by page
- * from the conversation store, one message after another (`--json`: one JSON message a line).
+ * from the conversation store (no Temporal server needed), one message after another (`--json`:
+ * one JSON message a line). Runs from before the store are asked through Temporal.
  */
 export async function transcriptCommand(
   workflowId: string,
   json: boolean,
   write: (line: string) => void,
 ): Promise<number> {
-  const client = await AgentClient.connect();
+  let index = 0;
+  const print = (message: ModelMessage) => {
+    write(json ? JSON.stringify(message) : formatMessage(index, message));
+    index += 1;
+  };
+  const store = await openStore();
   try {
-    let index = 0;
-    for await (const message of client.getHandle(workflowId).messages()) {
-      write(json ? JSON.stringify(message) : formatMessage(index, message));
-      index += 1;
+    const conversationId = await store.findConversation(workflowId);
+    if (conversationId) {
+      for (let from = 0; ;) {
+        const page = await store.readMessages(conversationId, { from });
+        page.messages.forEach(print);
+        from = page.next;
+        if (page.messages.length === 0 || from >= page.total) break;
+      }
+    } else {
+      const client = await AgentClient.connect({ store });
+      try {
+        for await (const message of client.getHandle(workflowId).messages()) print(message);
+      } finally {
+        await client.close();
+      }
     }
-    if (index === 0) write(`The conversation of ${workflowId} has no messages yet.`);
-    return 0;
   } finally {
-    await client.close();
+    await store.close();
   }
+  if (index === 0) write(`The conversation of ${workflowId} has no messages yet.`);
+  return 0;
 }
 
 /** One message as text: its index and role, then each part on its own lines. */
