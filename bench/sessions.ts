@@ -69,10 +69,10 @@ export async function sessionsBench(): Promise<void> {
       );
       handles.push(...(await Promise.all(batch)));
     }
-    for (const handle of handles) {
-      while ((await handle.status()).status !== 'awaiting-approval') {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    // Visibility counts the waiting sessions, so the wait itself sends no query to the worker.
+    const waiting = `CadreAgent = 'approver' AND CadrePendingApprovals > 0`;
+    while ((await client.client.workflow.count(waiting)).count < sessions) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const waitingRss = rssMb();
     const waitingHeap = liveHeapMb();
