@@ -27,6 +27,8 @@ export interface DevServerOptions {
   headless?: boolean;
   /** How long to wait for the server to answer (default 60 s). */
   readyTimeoutMs?: number;
+  /** Dynamic config values (`--dynamic-config-value key=value`), e.g. a lower continue-as-new suggestion for tests. */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 /** A running (or external) Temporal server that Cadre's search attributes are registered on. */
@@ -115,6 +117,9 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
   else args.push('--ui-port', String(uiPort));
   if (dbFile) args.push('--db-filename', dbFile);
   if (namespace !== 'default') args.push('--namespace', namespace);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
 
   const address = `127.0.0.1:${port}`;
   const startedAt = Date.now();

@@ -5,6 +5,7 @@ import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';
 import { ApprovalBook } from './approval-book';
 import { Conversation } from './conversation';
+import { migrate } from './snapshot-migration';
 import {
   type AgentStateSnapshot,
   type AgentStateSnapshotV1,
@@ -17,24 +18,6 @@ import { EventLog } from './event-log';
 
 /** A tool call's output as the workflow holds it: inline, or a summary of what the tool activity stored. */
 export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: StoredOutputSummary };
-
-/** Upgrades a snapshot of any earlier version to the current one. */
-export function migrate(snapshot: AgentStateSnapshot | AgentStateSnapshotV1): AgentStateSnapshot {
-  if ('version' in snapshot && snapshot.version === stateSnapshotVersion) return snapshot;
-  const old = snapshot as AgentStateSnapshotV1;
-  const openCalls = Conversation.inMemory(old.transcript)
-    .unansweredCalls()
-    .map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
-  return {
-    ...old,
-    version: stateSnapshotVersion,
-    openCalls,
-    approvals: old.approvals ?? { requests: [], refusals: [] },
-    children: old.children ?? [],
-    activationStart: old.activationStart ?? 0,
-    events: { kept: old.events?.kept ?? [], next: old.events?.next ?? 0 },
-  };
-}
 
 /**
  * The agent's state machine: conversation, inbox, counters, approvals and children. Plain code

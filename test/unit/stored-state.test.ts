@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunModelStepResult } from '../../src/activities/types';
-import { AgentState, type AgentStateSnapshotV1, migrate } from '../../src/workflows/agent-state';
+import { AgentState, type AgentStateSnapshotV1 } from '../../src/workflows/agent-state';
+import { migrate } from '../../src/workflows/snapshot-migration';
 
 const ref = { id: 'chat-1@run-1', workflowId: 'chat-1' };
 
