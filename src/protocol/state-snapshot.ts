@@ -32,6 +32,8 @@ export interface AgentStateSnapshot {
   approvals: ApprovalsReport;
   activationStart: number;
   children: ChildRun[];
+  /** Children started in the whole run (absent in older snapshots: every child was kept). */
+  childrenStarted?: number;
   events: EventLogSnapshot;
 }
 

@@ -16,6 +16,9 @@ import type { AgentStatus, StopReason, TranscriptPage } from '../protocol/defini
 import { outputText, previewValue } from '../protocol/text-preview';
 import { EventLog } from './event-log';
 
+/** Finished children kept in the state (and listed by `children()`). */
+const keptFinishedChildren = 100;
+
 /** A tool call's output as the workflow holds it: inline, or a summary of what the tool activity stored. */
 export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: StoredOutputSummary };
 
@@ -38,6 +41,7 @@ export class AgentState {
     activationSteps: 0,
     activationStart: 0,
     ended: false,
+    childrenStarted: 0,
   };
   private totalUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   private last: { text: string; stopReason?: StopReason; error?: string; closeReason?: string } = { text: '' };
@@ -62,6 +66,8 @@ export class AgentState {
       activationSteps: snapshot.activationSteps,
       activationStart: snapshot.activationStart,
       ended: snapshot.ended,
+      // Snapshots from before the bound on finished children kept every child.
+      childrenStarted: snapshot.childrenStarted ?? snapshot.children.length,
     };
     this.totalUsage = { ...snapshot.usage };
     this.last = { text: snapshot.lastText, stopReason: snapshot.lastStopReason, error: snapshot.lastError };
@@ -145,6 +151,25 @@ export class AgentState {
   }
   get status(): AgentStatus {
     return this.currentStatus;
+  }
+
+  /** Number of the next child of this run (`research-<n>`): children are numbered across the whole run. */
+  nextChildNumber(): number {
+    return this.counters.childrenStarted + 1;
+  }
+
+  /**
+   * Records a started child. Running children are all kept; of the finished ones only the last
+   * 100 (their outputs stay readable by `job_output`), so the state stays small however many
+   * subagents a run starts. Every start and finish is in the event log.
+   */
+  addChild(child: ChildRun): void {
+    this.children.push(child);
+    this.counters.childrenStarted += 1;
+    const finished = this.children.filter((item) => item.status !== 'running');
+    for (const old of finished.slice(0, Math.max(0, finished.length - keptFinishedChildren))) {
+      this.children.splice(this.children.indexOf(old), 1);
+    }
   }
 
   /** Sets the status the queries and Temporal UI show. */

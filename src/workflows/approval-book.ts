@@ -1,6 +1,8 @@
 import type { ApprovalDecision, ApprovalRequest, ApprovalRequestInput } from '../protocol/approval-types';
 
 const rememberedRefusals = 20;
+/** Decided requests kept (and listed by `approvals()`); every decision is also in the event log. */
+const rememberedDecisions = 100;
 
 /**
  * The run's approval requests and decisions: plain state, no Temporal calls, carried by
@@ -53,6 +55,10 @@ export class ApprovalBook {
     if (!request || request.decision) throw new Error(this.problemWith(approvalId));
     request.decision = decision;
     request.status = decision.approved ? 'approved' : 'denied';
+    const decided = this.requests.filter((item) => item.decision);
+    for (const old of decided.slice(0, Math.max(0, decided.length - rememberedDecisions))) {
+      this.requests.splice(this.requests.indexOf(old), 1);
+    }
     return request;
   }
 

@@ -55,7 +55,7 @@ export class ChildRuns {
 
   /** Records a new child (its id counts this run's children) and emits `subagent-started`. */
   add(call: { toolName: string; toolCallId: string }, agent: string, depth: number, mode: ChildMode, task: string) {
-    const id = `${call.toolName}-${this.state.children.length + 1}`;
+    const id = `${call.toolName}-${this.state.nextChildNumber()}`;
     const child: ChildRun = {
       workflowId: `${workflowInfo().workflowId}/${id}`,
       toolName: call.toolName,
@@ -68,7 +68,7 @@ export class ChildRuns {
     };
     if (mode !== 'foreground') child.settlements = 0;
     if (mode === 'continuable') child.working = true;
-    this.state.children.push(child);
+    this.state.addChild(child);
     this.state.events.emit({
       type: 'subagent-started',
       childWorkflowId: child.workflowId,

@@ -104,4 +104,44 @@ describe('AgentState on the conversation store', () => {
     expect(state.page().messages).toEqual(old.transcript);
     expect(state.steps).toBe(old.steps);
   });
+
+  it('keeps the snapshot small however many approvals are decided and subagents finish', () => {
+    const state = AgentState.restore(undefined, { workflowId: 'chat-1', depth: 0 }, ref);
+    for (let index = 1; index <= 1_000; index++) {
+      const approvalId = `approval-${index}-1`;
+      state.approvals.request({
+        approvalId,
+        workflowId: 'chat-1',
+        toolCallId: `call-${index}`,
+        toolName: 'pay',
+        input: { amount: index, note: 'x'.repeat(100) },
+        requestedAt: '2026-11-30T00:00:00.000Z',
+      });
+      state.approvals.decide(approvalId, { approved: true, by: 'alice', decidedAt: '2026-11-30T00:00:01.000Z' });
+      state.addChild({
+        workflowId: `chat-1/research-${state.nextChildNumber()}`,
+        toolName: 'research',
+        toolCallId: `call-${index}`,
+        agent: 'researcher',
+        depth: 1,
+        status: 'completed',
+      });
+    }
+    const running = {
+      workflowId: 'chat-1/research-1001',
+      toolName: 'research',
+      toolCallId: 'call-1001',
+      agent: 'researcher',
+      depth: 1,
+      status: 'running' as const,
+    };
+    state.addChild(running);
+    expect(state.approvals.requests).toHaveLength(100);
+    expect(state.approvals.requests[0]?.approvalId).toBe('approval-901-1');
+    expect(state.children).toHaveLength(101);
+    expect(state.children).toContainEqual(running);
+    expect(JSON.stringify(state.snapshot()).length).toBeLessThan(64 * 1024);
+    const restored = AgentState.restore(state.snapshot(), { workflowId: 'chat-1', depth: 0 }, ref);
+    expect(restored.nextChildNumber()).toBe(1_002);
+  });
 });
