@@ -106,10 +106,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         }
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
-          await commitWrites(state);
           // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
           const suggested = () => state.conversation.isStored && workflowInfo().continueAsNewSuggested;
           const ready = () => state.hasMessages() || state.ended || suggested();
+          // Before a wait, the store gets everything, so readers see the whole conversation while it is idle.
+          if (!ready()) await commitWrites(state);
           if (!input.idleTimeout) await condition(ready);
           else if (!(await condition(ready, input.idleTimeout))) state.closeActivation('completed', undefined, 'idle');
           if (!state.hasMessages() && !state.ended && suggested()) return await continueAsNewWith(input, spec, state);
@@ -135,9 +136,10 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       }
       if (outcome === 'continue-as-new') return await continueAsNewWith(input, spec, state);
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
-        status.publish('failed', state.lastError);
+        // The store has everything before the run says it has ended.
         state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
         await commitWrites(state);
+        status.publish('failed', state.lastError);
         // A failed run owns no more work: its jobs and continuable children stop with it.
         await children.cancelAll();
         await report.settled(true, state.lastError);
@@ -148,11 +150,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     }
     if (spec.backgroundOnFinish === 'cancel') await children.cancelAll();
     await children.closeIdle();
-    status.publish('completed');
     const stopReason = state.lastStopReason ?? 'completed';
-    await report.settled(true);
     state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
     await commitWrites(state);
+    status.publish('completed');
+    await report.settled(true);
     await condition(allHandlersFinished);
     return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
   } catch (error) {
@@ -160,9 +162,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       await CancellationScope.nonCancellable(async () => {
         state.closeOpenToolCalls(cancelledToolResult);
         state.closeActivation('cancelled');
-        status.publish('cancelled');
         state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
         await commitWrites(state);
+        status.publish('cancelled');
         await children.cancelAll();
         await report.settled(true);
       });
