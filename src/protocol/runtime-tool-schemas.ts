@@ -29,8 +29,9 @@ export function subagentCallSchema(offers: { runInBackground: boolean; modelSele
 }
 
 /**
- * Input of each runtime tool, keyed by tool name: the model reads these schemas and the workflow
- * parses every call with them, so the two never disagree.
+ * Input of each runtime tool, keyed by tool name: the model reads these schemas, and the model
+ * step checks every call against them (the AI SDK validates tool input), so the workflow, which
+ * does not load zod, receives only calls that fit.
  */
 export const runtimeToolSchemas = {
   [runtimeToolNames.jobOutput]: z.object({
@@ -42,23 +43,3 @@ export const runtimeToolSchemas = {
   [runtimeToolNames.sendMessage]: z.object({ subagent_id: z.string(), message: z.string() }),
   [runtimeToolNames.listSubagentModels]: z.object({}),
 } as const;
-
-/** A tool call's arguments as its schema parsed them, or the error text that tells the model what was wrong. */
-export type ParsedArguments<T> = { ok: true; args: T } | { ok: false; error: string };
-
-/** Parses a call's arguments (absent ones count as `{}`) with `schema`; never throws. */
-export function parseToolArguments<Schema extends z.ZodType>(
-  toolName: string,
-  schema: Schema,
-  input: unknown,
-): ParsedArguments<z.output<Schema>> {
-  const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return { ok: true, args: parsed.data };
-  const problems = parsed.error.issues.map((issue) => {
-    const where = issue.path.map(String).join('.');
-    // zod says "Invalid input: expected string, received undefined"; the field name says more than the prefix.
-    const what = issue.message.replace(/^Invalid input: /, '');
-    return where ? `${where}: ${what}` : what;
-  });
-  return { ok: false, error: `Error: invalid arguments for ${toolName}: ${problems.join('; ')}` };
-}

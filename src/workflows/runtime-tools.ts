@@ -4,33 +4,33 @@ import type { AgentSpec } from '../agents/agent-definition';
 import type { ModelToolCall } from '../activities/types';
 import type { ChildRuns } from './child-runs';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
-import { parseToolArguments, runtimeToolSchemas } from '../protocol/runtime-tool-schemas';
+import type { runtimeToolSchemas } from '../protocol/runtime-tool-schemas';
 
 type Output = ToolResultPart['output'];
 type RuntimeToolName = keyof typeof runtimeToolSchemas;
 
-/** A runtime tool call whose arguments passed the schema the model saw. */
+/**
+ * A runtime tool call whose arguments passed the schema the model saw. The model-step activity
+ * checked them (the AI SDK validates every call against the tool's schema and answers an invalid
+ * one with an error result), so the workflow, which does not load zod, takes them as they are.
+ */
 export type RuntimeToolCall = {
   [Name in RuntimeToolName]: { toolName: Name; args: z.output<(typeof runtimeToolSchemas)[Name]> };
 }[RuntimeToolName];
 
 /** True when `toolName` names a runtime tool (`job_output`, `job_kill`, `send_message`, `list_subagent_models`). */
 export function isRuntimeTool(toolName: string): toolName is RuntimeToolName {
-  return Object.hasOwn(runtimeToolSchemas, toolName);
+  return (Object.values(runtimeToolNames) as string[]).includes(toolName);
 }
 
-/**
- * Parses a runtime tool call with the schema the model saw. Invalid arguments (or a name that is
- * no runtime tool) give `{ error }`, the text the model gets back: never a thrown workflow error.
- */
-export function parseRuntimeToolCall(toolName: string, input: unknown): RuntimeToolCall | { error: string } {
+/** A runtime tool call with its checked arguments, or `{ error }` for a name that is no runtime tool. */
+export function runtimeToolCall(toolName: string, input: unknown): RuntimeToolCall | { error: string } {
   if (!isRuntimeTool(toolName)) {
     return {
-      error: `Error: '${toolName}' is not a runtime tool. Runtime tools: ${Object.keys(runtimeToolSchemas).join(', ')}.`,
+      error: `Error: '${toolName}' is not a runtime tool. Runtime tools: ${Object.values(runtimeToolNames).join(', ')}.`,
     };
   }
-  const parsed = parseToolArguments(toolName, runtimeToolSchemas[toolName], input);
-  return parsed.ok ? ({ toolName, args: parsed.args } as RuntimeToolCall) : { error: parsed.error };
+  return { toolName, args: input ?? {} } as RuntimeToolCall;
 }
 
 /**
@@ -49,9 +49,9 @@ export class RuntimeTools {
     return Object.keys(this.spec.subagents ?? {}).length > 0 && isRuntimeTool(toolName);
   }
 
-  /** Answers one runtime tool call; invalid arguments come back as an error result. */
+  /** Answers one runtime tool call. */
   async run(call: ModelToolCall): Promise<Output> {
-    const parsed = parseRuntimeToolCall(call.toolName, call.input);
+    const parsed = runtimeToolCall(call.toolName, call.input);
     if ('error' in parsed) return { type: 'error-text', value: parsed.error };
     switch (parsed.toolName) {
       case runtimeToolNames.jobOutput:

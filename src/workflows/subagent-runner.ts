@@ -8,7 +8,6 @@ import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { oneLine } from '../protocol/text-preview';
-import { parseToolArguments, subagentCallSchema } from '../protocol/runtime-tool-schemas';
 
 type Output = ToolResultPart['output'];
 
@@ -35,17 +34,12 @@ export class SubagentRunner {
   /** Runs the child for one call and returns what the parent's model sees. */
   async run(call: ModelToolCall): Promise<Output> {
     const entry = this.spec.subagents?.[call.toolName] as SubagentSpec;
-    const schema = subagentCallSchema({
-      runInBackground: entry.background?.enabled ?? false,
-      modelSelection: entry.modelRoutes !== undefined,
-    });
-    const parsed = parseToolArguments(call.toolName, schema, call.input);
-    if (!parsed.ok) return { type: 'error-text', value: parsed.error };
-    const args: Record<string, unknown> = parsed.args;
+    // The model-step activity checked the arguments against this entry's schema (the AI SDK does).
+    const args = (call.input ?? {}) as Record<string, unknown>;
     const refusal = this.refusal(call.toolName, entry, args);
     if (refusal) return { type: 'error-text', value: refusal };
     const depth = (this.input.depth ?? 0) + 1;
-    const task = parsed.args.task;
+    const task = String(args.task ?? '');
     const parentId = workflowInfo().workflowId;
     const rootWorkflowId = this.input.rootWorkflowId ?? parentId;
     const mode = entry.background?.mode ?? 'one-shot';

@@ -1,115 +1,80 @@
-import { defineAgent } from '../../src/agents/define-agent';
+import { safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { FlexibleSchema } from 'ai';
 import { modelTools } from '../../src/activities/model-tools';
+import { defineAgent } from '../../src/agents/define-agent';
 import { runtimeToolNames } from '../../src/protocol/runtime-tool-names';
-import { parseToolArguments, runtimeToolSchemas, subagentCallSchema } from '../../src/protocol/runtime-tool-schemas';
-import { parseRuntimeToolCall } from '../../src/workflows/runtime-tools';
+import { runtimeToolSchemas } from '../../src/protocol/runtime-tool-schemas';
+import { runtimeToolCall } from '../../src/workflows/runtime-tools';
 
-describe('parseRuntimeToolCall', () => {
-  it('accepts a job_output call and keeps its optional fields', () => {
-    expect(parseRuntimeToolCall('job_output', { job_id: 'research-1', wait: true, timeout_seconds: 30 })).toEqual({
-      toolName: 'job_output',
-      args: { job_id: 'research-1', wait: true, timeout_seconds: 30 },
+const parent = defineAgent({
+  name: 'parent',
+  subagents: {
+    research: { agent: 'child', description: 'Researches.', modelSelection: { routes: ['test:a'] } },
+    helper: { agent: 'child', description: 'Helps.', backgroundMode: 'continuable' },
+    quiet: { agent: 'child', description: 'Never in the background.', enableRunInBackground: false },
+  },
+});
+const tools = modelTools(parent);
+
+/** What the model step does with a call (the AI SDK validates its input against the tool's schema). */
+async function validate(toolName: string, input: unknown) {
+  const schema = tools[toolName]?.inputSchema as FlexibleSchema<unknown>;
+  const result = await safeValidateTypes({ value: input, schema });
+  return result.success ? { ok: true, value: result.value } : { ok: false, error: result.error.message };
+}
+
+describe('runtime and subagent tool arguments, checked by the model step with the schemas the model reads', () => {
+  it('accepts a job_output call and keeps its optional fields', async () => {
+    expect(await validate('job_output', { job_id: 'research-1', wait: true, timeout_seconds: 30 })).toEqual({
+      ok: true,
+      value: { job_id: 'research-1', wait: true, timeout_seconds: 30 },
     });
   });
 
-  it('names the missing field of a job_output call without a job_id', () => {
-    expect(parseRuntimeToolCall('job_output', { wait: true })).toEqual({
-      error: 'Error: invalid arguments for job_output: job_id: expected string, received undefined',
+  it('rejects a job_output call without a job_id, or with a wait that is not positive', async () => {
+    expect(await validate('job_output', { wait: true })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/job_id/),
+    });
+    expect(await validate('job_output', { job_id: 'x', timeout_seconds: 0 })).toMatchObject({ ok: false });
+  });
+
+  it('rejects a job_kill whose job_id is a number and a send_message with neither field', async () => {
+    expect(await validate('job_kill', { job_id: 7 })).toMatchObject({ ok: false });
+    const refused = await validate('send_message', {});
+    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/subagent_id[\s\S]*message/) });
+  });
+
+  it('keeps an unlisted run_in_background so the workflow can refuse it clearly', async () => {
+    expect(await validate('quiet', { task: 'find it', run_in_background: 'yes' })).toEqual({
+      ok: true,
+      value: { task: 'find it', run_in_background: 'yes' },
     });
   });
 
-  it('refuses a job_output wait that is not positive', () => {
-    const parsed = parseRuntimeToolCall('job_output', { job_id: 'research-1', timeout_seconds: 0 });
-    expect(parsed).toEqual({
-      error: expect.stringMatching(/^Error: invalid arguments for job_output: timeout_seconds: /),
-    });
+  it('rejects a subagent call without a task, or with a reasoning effort outside low, medium and high', async () => {
+    expect(await validate('research', { run_in_background: true })).toMatchObject({ ok: false });
+    expect(await validate('research', { task: 't', reasoning_effort: 'max' })).toMatchObject({ ok: false });
   });
 
-  it('refuses a job_kill call whose job_id is a number', () => {
-    expect(parseRuntimeToolCall('job_kill', { job_id: 7 })).toEqual({
-      error: 'Error: invalid arguments for job_kill: job_id: expected string, received number',
-    });
+  it('gives the model the very schemas the runtime tools are known by', () => {
+    for (const name of Object.values(runtimeToolNames)) expect(tools[name]?.inputSchema).toBe(runtimeToolSchemas[name]);
   });
+});
 
-  it('lists every problem of a send_message call with neither field', () => {
-    expect(parseRuntimeToolCall('send_message', {})).toEqual({
-      error:
-        'Error: invalid arguments for send_message: subagent_id: expected string, received undefined; ' +
-        'message: expected string, received undefined',
+describe('the workflow side of a runtime tool call', () => {
+  it('takes the checked arguments as they are, an absent input as none', () => {
+    expect(runtimeToolCall('job_kill', { job_id: 'research-1' })).toEqual({
+      toolName: 'job_kill',
+      args: { job_id: 'research-1' },
     });
-  });
-
-  it('accepts a send_message call to a continuable subagent', () => {
-    expect(parseRuntimeToolCall('send_message', { subagent_id: 'helper-1', message: 'task two' })).toEqual({
-      toolName: 'send_message',
-      args: { subagent_id: 'helper-1', message: 'task two' },
-    });
-  });
-
-  it('treats a list_subagent_models call without arguments as empty arguments', () => {
-    expect(parseRuntimeToolCall('list_subagent_models', undefined)).toEqual({
-      toolName: 'list_subagent_models',
-      args: {},
-    });
-  });
-
-  it('refuses arguments that are not an object', () => {
-    expect(parseRuntimeToolCall('job_kill', 'research-1')).toEqual({
-      error: 'Error: invalid arguments for job_kill: expected object, received string',
-    });
+    expect(runtimeToolCall('list_subagent_models', undefined)).toEqual({ toolName: 'list_subagent_models', args: {} });
   });
 
   it('lists the runtime tools when asked for one that does not exist', () => {
-    expect(parseRuntimeToolCall('job_pause', { job_id: 'x' })).toEqual({
+    expect(runtimeToolCall('job_pause', { job_id: 'x' })).toEqual({
       error:
         "Error: 'job_pause' is not a runtime tool. Runtime tools: job_output, job_kill, send_message, list_subagent_models.",
     });
-  });
-});
-
-describe('subagent call arguments', () => {
-  const offers = { runInBackground: true, modelSelection: true };
-
-  it('keeps an unlisted run_in_background so the workflow can refuse it clearly', () => {
-    const parsed = parseToolArguments(
-      'research',
-      subagentCallSchema({ runInBackground: false, modelSelection: false }),
-      {
-        task: 'find it',
-        run_in_background: 'yes',
-      },
-    );
-    expect(parsed).toEqual({ ok: true, args: { task: 'find it', run_in_background: 'yes' } });
-  });
-
-  it('names the missing task of a subagent call', () => {
-    expect(parseToolArguments('research', subagentCallSchema(offers), { run_in_background: true })).toEqual({
-      ok: false,
-      error: 'Error: invalid arguments for research: task: expected string, received undefined',
-    });
-  });
-
-  it('refuses a reasoning effort outside low, medium and high', () => {
-    const parsed = parseToolArguments('research', subagentCallSchema(offers), { task: 't', reasoning_effort: 'max' });
-    expect(parsed).toEqual({
-      ok: false,
-      error: expect.stringMatching(/^Error: invalid arguments for research: reasoning_effort: /),
-    });
-  });
-});
-
-describe('runtime tool schemas', () => {
-  it('are the very schemas the model reads', () => {
-    const agent = defineAgent({
-      name: 'parent',
-      subagents: {
-        research: { agent: 'child', description: 'Researches.', modelSelection: { routes: ['test:a'] } },
-        helper: { agent: 'child', description: 'Helps.', backgroundMode: 'continuable' },
-      },
-    });
-    const tools = modelTools(agent);
-    for (const name of Object.values(runtimeToolNames)) {
-      expect(tools[name]?.inputSchema).toBe(runtimeToolSchemas[name]);
-    }
   });
 });
