@@ -21,6 +21,8 @@ export class ConversationIo {
   /** How much the worker read from the store: a step reads only the messages it has not cached. */
   readonly stats = { reads: 0, messagesRead: 0 };
   private readonly cache = new Map<string, { messages: ModelMessage[]; bytes: number }>();
+  /** Conversations known to exist in the store: they are never deleted, so each is created once per worker. */
+  private readonly ensured = new Set<string>();
   private cachedBytes = 0;
 
   constructor(
@@ -36,8 +38,8 @@ export class ConversationIo {
     const { conversation, writes, events } = args;
     if (!conversation) return;
     await this.retrying(async () => {
-      await this.store.ensureConversation(conversation);
       if (writes && writes.messages.length > 0) {
+        await this.ensure(conversation);
         const messages = await Promise.all(writes.messages.map((message) => this.resolve(conversation, message)));
         await this.store.appendMessages(conversation.id, writes.from, messages);
       }
@@ -86,10 +88,7 @@ export class ConversationIo {
 
   /** Records `value` under `key` once and returns the value stored first. */
   async put<T>(conversation: ConversationRef, key: string, value: T): Promise<T> {
-    return await this.retrying(async () => {
-      await this.store.ensureConversation(conversation);
-      return (await this.store.putRecord(conversation.id, key, value)) as T;
-    });
+    return await this.retrying(async () => (await this.store.putRecord(conversation.id, key, value)) as T);
   }
 
   /** Runs `operation`, retrying while the store is unreachable, up to a minute; then fails the attempt with the store's message. */
@@ -117,6 +116,12 @@ export class ConversationIo {
     const stored = (await this.store.getRecord(conversation.id, toolOutputKey(whole.toolCallId))) as
       StoredToolOutput | undefined;
     return { ...whole, preview: stored ? previewValue(outputText(stored.output)) : '' };
+  }
+
+  private async ensure(conversation: ConversationRef): Promise<void> {
+    if (this.ensured.has(conversation.id)) return;
+    await this.store.ensureConversation(conversation);
+    this.ensured.add(conversation.id);
   }
 
   private remember(id: string, entry: { messages: ModelMessage[]; bytes: number }): void {

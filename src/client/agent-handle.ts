@@ -1,6 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
 import { LazyStore } from './lazy-store';
+import { storedMessages } from '../store/stored-messages';
 import type { ChildRun } from '../protocol/state-snapshot';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../protocol/approval-types';
@@ -72,12 +73,14 @@ export class AgentHandle {
 
   /** Every transcript message from index `from`, page by page: a conversation of any length. */
   async *messages(from = 0): AsyncGenerator<ModelMessage> {
-    for (let next = from; ;) {
-      const page = await this.transcript(next);
-      yield* page.messages;
-      next = page.next ?? page.from + page.messages.length;
-      if (page.messages.length === 0 || next >= page.total) return;
+    const store = await this.store.get();
+    const conversationId = await store.findConversation(this.workflowId);
+    if (conversationId) {
+      yield* storedMessages(store, conversationId, from);
+      return;
     }
+    // A run from before the store keeps its transcript in memory and answers in one page.
+    yield* (await this.handle.query(transcriptQuery, { from })).messages;
   }
 
   /** The run's status report. */

@@ -15,3 +15,4 @@ export { PostgresConversationStore, isConnectionFailure, type PostgresStoreOptio
 export { StoreConsistencyError, StoreUnavailableError } from './store-errors';
 export { migrate, schemaMigrations, type SchemaMigration } from './migrations';
 export type { SqlDialect, SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
+export { storedMessages } from './stored-messages';

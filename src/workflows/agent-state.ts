@@ -307,12 +307,6 @@ export class AgentState {
     this.events.confirm(written.events ?? []);
   }
 
-  /** True when messages or events wait to be written to the store. */
-  hasUnwritten(): boolean {
-    const writes = this.storeWrites();
-    return writes.writes !== undefined || writes.events !== undefined;
-  }
-
   private appendToolMessage(content: PendingToolMessage['content']): void {
     if (content.length === 0) return;
     const answered = new Set(content.flatMap((part) => ('toolCallId' in part ? [part.toolCallId] : [])));

@@ -33,9 +33,8 @@ export function conversationOf(input: AgentWorkflowInput): ConversationRef | und
 
 /** Writes the messages and events the workflow decided since the last write (at settle points and before continue-as-new). */
 export async function commitWrites(state: AgentState): Promise<void> {
-  if (!state.hasUnwritten()) return;
   const writes = state.storeWrites();
-  if (!writes.conversation) return;
+  if (!writes.conversation || (!writes.writes && !writes.events)) return;
   await commitConversation({ ...writes, conversation: writes.conversation });
   state.confirmWrites(writes);
 }

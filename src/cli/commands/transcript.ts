@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { AgentClient } from '../../client/agent-client';
 import { openStore } from '../../store/open-store';
+import { storedMessages } from '../../store/stored-messages';
 
 /**
  * `cadre transcript <workflowId> [--json]`: prints the whole conversation of a run, page by page
@@ -21,12 +22,7 @@ export async function transcriptCommand(
   try {
     const conversationId = await store.findConversation(workflowId);
     if (conversationId) {
-      for (let from = 0; ;) {
-        const page = await store.readMessages(conversationId, { from });
-        page.messages.forEach(print);
-        from = page.next;
-        if (page.messages.length === 0 || from >= page.total) break;
-      }
+      for await (const message of storedMessages(store, conversationId)) print(message);
     } else {
       const client = await AgentClient.connect({ store });
       try {
