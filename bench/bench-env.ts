@@ -31,9 +31,9 @@ export async function withBenchEnv(
     address: server.address,
     namespace: server.namespace,
     taskQueue,
-    models: new ModelRegistry(),
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
     store: storeUrl,
-    approvalSecret: '',
+    approvalSecret: false,
     ...workerOptions,
   });
   const client = await AgentClient.connect({
@@ -51,7 +51,7 @@ export async function withBenchEnv(
     },
   };
   try {
-    await worker.worker.runUntil(() => body(env));
+    await worker.runUntil(() => body(env));
   } finally {
     await client.close();
     await worker.store.close();

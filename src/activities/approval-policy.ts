@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
+import type { ModelMessage, Tool, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
 import type { RuntimeContext } from '../agents/agent-definition';
 import type { ApprovalVerdict } from './types';
 
@@ -12,15 +12,17 @@ export interface PolicyCall {
   runtimeContext: RuntimeContext;
 }
 
+const knownStatuses: ReadonlySet<string> = new Set(['not-applicable', 'approved', 'denied', 'user-approval']);
+
 /**
- * Evaluates an AI SDK `toolApproval` configuration for one call: a global function, or a
- * per-tool map of statuses and input functions. Runs in activities only (it is user code).
+ * Evaluates an AI SDK `toolApproval` configuration for one call, in the AI SDK's order: a global
+ * function decides alone; otherwise a per-tool entry (status or input function) decides when it
+ * is set, and the tool's own `needsApproval` when it is not. Runs in activities only (user code).
  */
 export async function evaluateToolApproval(
   policy: ToolApprovalConfiguration<ToolSet, RuntimeContext> | undefined,
   call: PolicyCall,
 ): Promise<ApprovalVerdict> {
-  if (policy === undefined) return { type: 'not-applicable' };
   if (typeof policy === 'function') {
     return normalize(
       await policy({
@@ -37,7 +39,7 @@ export async function evaluateToolApproval(
       }),
     );
   }
-  const rule = policy[call.toolName];
+  const rule = policy && Object.hasOwn(policy, call.toolName) ? policy[call.toolName] : undefined;
   if (typeof rule === 'function') {
     return normalize(
       await rule(call.input as never, {
@@ -48,11 +50,42 @@ export async function evaluateToolApproval(
       }),
     );
   }
-  return normalize(rule);
+  if (rule != null) return normalize(rule);
+  return await toolNeedsApproval(call);
 }
 
+/** The tool's own `needsApproval` (a flag or a function of the input), called with the AI SDK's arguments. */
+async function toolNeedsApproval(call: PolicyCall): Promise<ApprovalVerdict> {
+  const tool = Object.hasOwn(call.tools, call.toolName) ? (call.tools[call.toolName] as Tool) : undefined;
+  const needsApproval = tool?.needsApproval;
+  if (needsApproval == null) return { type: 'not-applicable' };
+  const needed =
+    typeof needsApproval === 'function'
+      ? await needsApproval(call.input as never, {
+          toolCallId: call.toolCallId,
+          messages: call.messages,
+          // Cadre has no per-tool context (the AI SDK's `toolsContext`); a tool without a contextSchema gets undefined there too.
+          context: undefined as never,
+        })
+      : needsApproval;
+  return needed ? { type: 'user-approval' } : { type: 'not-applicable' };
+}
+
+/**
+ * A policy's status as a verdict. A status outside the four typed values denies the call
+ * (fail-closed), where the AI SDK would run it: a typo must not skip a human.
+ */
 function normalize(status: ToolApprovalStatus): ApprovalVerdict {
-  if (status === undefined) return { type: 'not-applicable' };
+  if (status === undefined || status === null) return { type: 'not-applicable' };
+  const type: unknown = typeof status === 'string' ? status : (status as { type?: unknown }).type;
+  if (typeof type !== 'string' || !knownStatuses.has(type)) {
+    return {
+      type: 'denied',
+      reason:
+        `The approval policy returned the unknown status ${JSON.stringify(type) ?? String(type)}, so the call was denied. ` +
+        "Return 'not-applicable', 'approved', 'denied' or 'user-approval' (or { type, reason }).",
+    };
+  }
   if (typeof status === 'string') return { type: status };
   return status.reason === undefined ? { type: status.type } : { type: status.type, reason: status.reason };
 }

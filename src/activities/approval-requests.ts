@@ -18,9 +18,9 @@ export interface JudgeContext {
 }
 
 /**
- * Applies the approval policy to each valid call of a step. Every status but `not-applicable`
- * gets a stable approval id (step and position); user-approval requests are signed when a
- * secret is configured. A policy that throws denies the call (fail-closed).
+ * Applies the approval policy (or the tool's `needsApproval`) to each valid call of a step. Every
+ * status but `not-applicable` gets a stable approval id (step and position) and, as in the AI SDK,
+ * a signature when a secret is configured. A policy that throws denies the call (fail-closed).
  */
 export async function judgeToolCalls(
   calls: Array<Omit<ModelToolCall, 'approval'>>,
@@ -37,10 +37,7 @@ export async function judgeToolCalls(
       // No approval field means not-applicable: history stays smaller.
       if (verdict.type === 'not-applicable') return call;
       const approvalId = `${context.idPrefix}approval-${context.step}-${index + 1}`;
-      const signature =
-        verdict.type === 'user-approval'
-          ? context.signer?.sign({ approvalId, workflowId: context.workflowId, ...call })
-          : undefined;
+      const signature = context.signer?.sign({ approvalId, workflowId: context.workflowId, ...call });
       return { ...call, approval: { ...verdict, approvalId, ...(signature ? { signature } : {}) } };
     }),
   );

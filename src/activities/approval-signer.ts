@@ -15,31 +15,77 @@ export const minimumSecretBytes = 32;
 
 /**
  * HMAC-SHA256 signatures of approval requests. The secret stays on the workers: only
- * signatures enter workflow history, and an approval must present one that verifies.
+ * signatures enter workflow history, and an approval must present one that verifies. During a
+ * rotation, signatures made with the previous secret still verify; new ones use the current.
  */
 export class ApprovalSigner {
   private readonly key: Buffer;
+  private readonly previousKey?: Buffer;
 
-  constructor(secret: string) {
-    this.key = Buffer.from(secret, 'utf8');
-    if (this.key.length < minimumSecretBytes) {
+  constructor(secret: string, previousSecret?: string) {
+    this.key = checkedKey(secret, 'CADRE_APPROVAL_SECRET');
+    if (previousSecret !== undefined) this.previousKey = checkedKey(previousSecret, 'CADRE_APPROVAL_SECRET_PREVIOUS');
+  }
+
+  /** The signature of a request with the current secret, base64url. */
+  sign(fields: SignedApprovalFields): string {
+    return hmac(this.key, fields);
+  }
+
+  /** True when `signature` is the signature of exactly these fields, with the current or the previous secret. */
+  verify(fields: SignedApprovalFields, signature: string): boolean {
+    const presented = Buffer.from(signature, 'base64url');
+    return [this.key, this.previousKey].some((key) => {
+      if (!key) return false;
+      const expected = Buffer.from(hmac(key, fields), 'base64url');
+      return presented.length === expected.length && timingSafeEqual(presented, expected);
+    });
+  }
+}
+
+/**
+ * The worker's signer from its options or environment, or undefined when signing is off. A
+ * secret that is set must be usable: empty or short refuses to start, never signing turned off
+ * in silence. `false` turns signing off explicitly, whatever the environment says.
+ */
+export function approvalSignerFrom(
+  secret: string | false | undefined,
+  previousSecret: string | undefined,
+  environment: NodeJS.ProcessEnv = process.env,
+): ApprovalSigner | undefined {
+  if (secret === false) return undefined;
+  const current = secret ?? environment.CADRE_APPROVAL_SECRET;
+  const previous = previousSecret ?? environment.CADRE_APPROVAL_SECRET_PREVIOUS;
+  if (current === undefined) {
+    if (previous !== undefined) {
       throw new ConfigurationError(
-        `CADRE_APPROVAL_SECRET is ${this.key.length} bytes; use at least ${minimumSecretBytes} (for example \`openssl rand -base64 32\`).`,
+        'CADRE_APPROVAL_SECRET_PREVIOUS is set but CADRE_APPROVAL_SECRET is not. During a rotation set both: ' +
+          'the new secret in CADRE_APPROVAL_SECRET, the old one in CADRE_APPROVAL_SECRET_PREVIOUS.',
       );
     }
+    return undefined;
   }
+  return new ApprovalSigner(current, previous);
+}
 
-  /** The signature of a request, base64url. */
-  sign(fields: SignedApprovalFields): string {
-    return createHmac('sha256', this.key).update(signedText(fields)).digest('base64url');
+function checkedKey(secret: string, name: string): Buffer {
+  const key = Buffer.from(secret, 'utf8');
+  if (key.length === 0) {
+    throw new ConfigurationError(
+      `${name} is set but empty, which would turn approval signing off. Set it to a secret of at least ` +
+        `${minimumSecretBytes} bytes (for example \`openssl rand -base64 32\`), or unset it to run without signed approvals.`,
+    );
   }
+  if (key.length < minimumSecretBytes) {
+    throw new ConfigurationError(
+      `${name} is ${key.length} bytes; use at least ${minimumSecretBytes} (for example \`openssl rand -base64 32\`).`,
+    );
+  }
+  return key;
+}
 
-  /** True when `signature` is the signature of exactly these fields. */
-  verify(fields: SignedApprovalFields, signature: string): boolean {
-    const expected = Buffer.from(this.sign(fields), 'base64url');
-    const presented = Buffer.from(signature, 'base64url');
-    return presented.length === expected.length && timingSafeEqual(presented, expected);
-  }
+function hmac(key: Buffer, fields: SignedApprovalFields): string {
+  return createHmac('sha256', key).update(signedText(fields)).digest('base64url');
 }
 
 /** Canonical JSON: object keys sorted at every level, so equal inputs hash equally. */

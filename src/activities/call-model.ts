@@ -27,6 +27,8 @@ export interface ModelCallRequest {
   step: number;
   /** Stream the text (and heartbeat it as it grows) or generate the step whole. */
   streaming: boolean;
+  /** The step's progress, shared with the periodic heartbeat so that every heartbeat carries the text so far. */
+  progress?: StreamingProgress;
 }
 
 /**
@@ -49,12 +51,12 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
     return { ...summary(result), responseMessages: result.response.messages };
   }
   const result = streamText({ ...options, onError: () => undefined });
-  let text = '';
+  const progress = request.progress ?? { step: request.step, text: '' };
   for await (const part of result.fullStream) {
     if (part.type === 'error') throw part.error;
     if (part.type === 'text-delta') {
-      text += part.text;
-      context.heartbeat({ step: request.step, text } satisfies StreamingProgress);
+      progress.text += part.text;
+      context.heartbeat({ step: progress.step, text: progress.text } satisfies StreamingProgress);
     }
   }
   const [response, toolCalls, finalText, finishReason, usage] = await Promise.all([

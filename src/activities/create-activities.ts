@@ -20,7 +20,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     async describeAgent({ agent, callOptions, overrides }: DescribeAgentArgs): Promise<AgentSpec> {
       try {
         await validateCallOptions(deps.agents.get(agent), callOptions);
-        return deps.agents.spec(agent, overrides);
+        return { ...deps.agents.spec(agent, overrides), searchAttributes: deps.searchAttributes === true };
       } catch (error) {
         if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
         throw error;

@@ -12,4 +12,6 @@ export interface ActivityDependencies {
   transcripts: TranscriptCache;
   /** Signs and verifies approval requests; absent when the worker has no approval secret. */
   signer?: ApprovalSigner;
+  /** True when the namespace has Cadre's search attributes registered (specs tell the workflow). */
+  searchAttributes?: boolean;
 }

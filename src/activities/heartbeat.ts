@@ -2,9 +2,14 @@ import type { Context } from '@temporalio/activity';
 
 /**
  * Heartbeats every second until stopped, so Temporal can deliver a cancellation to the
- * activity's abort signal while a provider call or a tool is still running.
+ * activity's abort signal while a provider call or a tool is still running, and finds a dead
+ * worker within the heartbeat timeout. `details` may be a function: each heartbeat then carries
+ * the latest progress instead of overwriting it with a stale value.
  */
 export function keepHeartbeating(context: Context, details: unknown): () => void {
-  const timer = setInterval(() => context.heartbeat(details), 1000);
+  const timer = setInterval(
+    () => context.heartbeat(typeof details === 'function' ? (details as () => unknown)() : details),
+    1000,
+  );
   return () => clearInterval(timer);
 }

@@ -4,7 +4,7 @@ import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
 import { callsOf } from '../protocol/step-calls';
-import { callModel, type ModelCallOutcome } from './call-model';
+import { callModel, type ModelCallOutcome, type StreamingProgress } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
@@ -22,7 +22,8 @@ import type { RunModelStepArgs, RunModelStepResult } from './types';
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
     const context = Context.current();
-    const stopHeartbeat = keepHeartbeating(context, { step: args.step });
+    const progress: StreamingProgress = { step: args.step, text: '' };
+    const stopHeartbeat = keepHeartbeating(context, (): StreamingProgress => ({ ...progress }));
     const { conversation } = args;
     try {
       const agent = deps.agents.get(args.agent);
@@ -56,6 +57,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
             settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
             step: args.step,
             streaming: agent.streaming ?? true,
+            progress,
           },
           context,
         ));
@@ -99,7 +101,10 @@ export function createRunModelStep(deps: ActivityDependencies) {
     } catch (error) {
       if (error instanceof ApplicationFailure) throw error;
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-      throw toModelStepFailure(error, args.modelRoute);
+      throw toModelStepFailure(error, args.modelRoute, {
+        attempt: context.info.attempt,
+        maximumAttempts: args.maximumAttempts,
+      });
     } finally {
       stopHeartbeat();
     }

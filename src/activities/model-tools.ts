@@ -19,7 +19,12 @@ export function modelTools(agent: AnyAgentDefinition, toolFilter?: string[]): To
   if (!tools) {
     const own = (Object.entries(agent.tools ?? {}) as Array<[string, Tool]>)
       .filter(([name]) => !toolFilter || toolFilter.includes(name))
-      .map(([name, definition]): [string, Tool] => [name, { ...definition, execute: undefined }]);
+      // Cadre judges `needsApproval` itself in the model step: left to the AI SDK, it would add
+      // approval requests of its own to the response that nobody tracks or answers.
+      .map(([name, definition]): [string, Tool] => [
+        name,
+        { ...definition, execute: undefined, needsApproval: undefined },
+      ]);
     const entries = Object.entries(agent.subagents ?? {});
     const delegations = entries.map(([name, subagent]): [string, Tool] => [
       name,

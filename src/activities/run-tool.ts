@@ -2,69 +2,84 @@ import { Context } from '@temporalio/activity';
 import type { ModelMessage, Tool, ToolResultPart } from 'ai';
 import { toolOutputKey } from '../protocol/pending-message';
 import { type StoredToolOutput, summarizeOutput } from './conversation-io';
-import { defaultMaxToolOutputChars } from '../agents/agent-registry';
+import { defaultMaxToolOutputBytes, defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
 import { revalidateApprovedCall } from './revalidate';
 import { keepHeartbeating } from './heartbeat';
-import { limitToolOutput, toToolOutput } from './tool-output';
+import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-output';
+import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
 import type { RunToolArgs, RunToolResult } from './types';
+
+/** Largest output a run without the store may carry inline in its activity result (Temporal refuses payloads over 2 MB). */
+const inlineOutputBytes = 1_048_576;
 
 /**
  * Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model.
  * On the store the output is recorded once under the call's id: a retry after the write returns
- * the recorded output without running the tool again. Tools themselves are at-least-once.
+ * the recorded output without running the tool again. Tools themselves are at-least-once; their
+ * `execute` gets an idempotency key that is the same on every attempt. Every output is cut to the
+ * agent's limits first, so no result is too large to record and no tool re-runs for its size.
  */
 export function createRunTool(deps: ActivityDependencies) {
   return async function runTool(args: RunToolArgs): Promise<RunToolResult> {
     const context = Context.current();
-    const { conversation } = args;
-    const key = toolOutputKey(args.toolCallId);
-    if (conversation) {
-      const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
-      if (recorded) return { stored: summarizeOutput(recorded.output) };
-    }
-    const agent = deps.agents.get(args.agent);
-    const limit = agent.maxToolOutputChars ?? defaultMaxToolOutputChars;
-    const filter = args.overrides?.toolFilter;
-    const tool = !filter || filter.includes(args.toolName) ? agent.tools?.[args.toolName] : undefined;
-    if (!tool?.execute) {
-      const available =
-        Object.keys(agent.tools ?? {})
-          .filter((name) => !filter || filter.includes(name))
-          .join(', ') || '(none)';
-      return {
-        output: {
-          type: 'error-text',
-          value: `Model tried to call unavailable tool '${args.toolName}'. Available tools: ${available}.`,
-        },
-      };
-    }
     const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
-    const record = async (output: ToolResultPart['output']): Promise<RunToolResult> => {
-      if (!conversation) return { output };
-      const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output });
-      return { stored: summarizeOutput(stored.output) };
-    };
     try {
-      // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
-      const messages = conversation
-        ? await deps.conversations.read(conversation, args.promptLength)
-        : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
-      let output: ToolResultPart['output'];
-      try {
-        output =
-          (args.revalidate ? await revalidateApprovedCall(agent, args, messages) : undefined) ??
-          (await execute(tool, args, messages, context));
-      } catch (error) {
-        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-        const message = error instanceof Error ? error.message : String(error);
-        output = { type: 'error-text', value: message };
-      }
-      return await record(limitToolOutput(output, limit));
+      return await runToolAttempt(deps, args, context);
     } finally {
       stopHeartbeat();
     }
   };
+}
+
+/** One attempt of `runTool`, heartbeating the whole time (a dead worker is found within the heartbeat timeout). */
+async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, context: Context): Promise<RunToolResult> {
+  const { conversation } = args;
+  const key = toolOutputKey(args.toolCallId);
+  if (conversation) {
+    const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
+    if (recorded) return { stored: summarizeOutput(recorded.output) };
+  }
+  const agent = deps.agents.get(args.agent);
+  const maxBytes = agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes;
+  const limits: ToolOutputLimits = {
+    maxChars: agent.maxToolOutputChars ?? defaultMaxToolOutputChars,
+    maxBytes: conversation ? maxBytes : Math.min(maxBytes, inlineOutputBytes),
+  };
+  const filter = args.overrides?.toolFilter;
+  const tool = !filter || filter.includes(args.toolName) ? agent.tools?.[args.toolName] : undefined;
+  if (!tool?.execute) {
+    const available =
+      Object.keys(agent.tools ?? {})
+        .filter((name) => !filter || filter.includes(name))
+        .join(', ') || '(none)';
+    return {
+      output: {
+        type: 'error-text',
+        value: `Model tried to call unavailable tool '${args.toolName}'. Available tools: ${available}.`,
+      },
+    };
+  }
+  const record = async (output: ToolResultPart['output']): Promise<RunToolResult> => {
+    if (!conversation) return { output };
+    const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output });
+    return { stored: summarizeOutput(stored.output) };
+  };
+  // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
+  const messages = conversation
+    ? await deps.conversations.read(conversation, args.promptLength)
+    : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
+  let output: ToolResultPart['output'];
+  try {
+    output =
+      (args.revalidate ? await revalidateApprovedCall(agent, args, messages) : undefined) ??
+      (await execute(tool, args, messages, context));
+  } catch (error) {
+    if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+    const message = error instanceof Error ? error.message : String(error);
+    output = { type: 'error-text', value: message };
+  }
+  return await record(limitToolOutput(output, limits));
 }
 
 /** Runs the tool's `execute` and maps its value to what the model sees. */
@@ -75,12 +90,14 @@ async function execute(
   context: Context,
 ): Promise<ToolResultPart['output']> {
   if (!tool.execute) throw new Error(`Tool '${args.toolName}' has no execute function.`);
-  const returned = tool.execute(args.input, {
+  const options: DurableToolExecutionOptions = {
     toolCallId: args.toolCallId,
     messages,
     abortSignal: context.cancellationSignal,
     context: {},
-  });
+    idempotencyKey: toolIdempotencyKey(args.workflowId, args.toolCallId),
+  };
+  const returned = tool.execute(args.input, options);
   const output = await lastValue(returned);
   return tool.toModelOutput
     ? await tool.toModelOutput({ toolCallId: args.toolCallId, input: args.input, output })

@@ -67,6 +67,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   step: number;
   /** How many transcript messages this step must send to the model. */
   transcriptLength: number;
+  /** Attempts the step's retry policy allows, so the last failure says so instead of promising a retry. */
+  maximumAttempts?: number;
 }
 
 /** A valid tool call the workflow must run. */

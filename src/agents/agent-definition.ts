@@ -10,6 +10,19 @@ export interface ModelRetrySettings {
   maximumAttempts?: number;
 }
 
+/**
+ * How one tool's activity runs (Temporal durations such as `'30 seconds'`). Tools are
+ * at-least-once: a retry after a lost worker runs `execute` again with the same idempotency key.
+ */
+export interface ToolExecutionSettings {
+  /** Retries after a lost worker or a timeout (a thrown error is a result, never retried). Default 3 attempts, 1 s then doubling. */
+  retry?: ModelRetrySettings;
+  /** Longest one attempt may take. Default: the agent's `toolTimeout`. */
+  timeout?: string;
+  /** A worker that stops heartbeating this long is taken for dead and the call retried. Default `'4 seconds'`. */
+  heartbeatTimeout?: string;
+}
+
 /** Settings passed to the provider on every model step. */
 export interface ModelCallSettings {
   temperature?: number;
@@ -64,6 +77,12 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   maxSteps?: number;
   /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
   maxToolOutputChars?: number;
+  /**
+   * Largest tool output in bytes, for every kind (text, JSON, content parts, media). Text is cut with
+   * a marker, a media part that does not fit is replaced by a marker, and an output that is only
+   * such binary data becomes an error result naming this limit. Default 1,048,576 (1 MiB).
+   */
+  maxToolOutputBytes?: number;
   modelSettings?: ModelCallSettings;
   /**
    * Stream each model step (default true): the text shows in `handle.stream()` as it is generated.
@@ -75,6 +94,8 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   modelStepTimeout?: string;
   /** Longest a single tool call may take (Temporal duration). Default `'10 minutes'`. */
   toolTimeout?: string;
+  /** Per tool: its retry policy, timeout and heartbeat timeout, over the defaults. */
+  toolOptions?: Partial<Record<keyof TOOLS & string, ToolExecutionSettings>>;
   /** Subagents by tool name: each call runs another agent as a child workflow. */
   subagents?: Record<string, SubagentDefinition>;
   /**
@@ -97,9 +118,13 @@ export interface AgentSpec {
   toolTimeout: string;
   modelRetry: Required<ModelRetrySettings>;
   approvalTimeout?: string;
+  /** Per-tool activity settings; absent when the agent sets none (and in specs recorded before them). */
+  toolOptions?: Record<string, ToolExecutionSettings>;
   /** Absent in specs recorded before subagents existed. */
   subagents?: Record<string, SubagentSpec>;
   backgroundOnFinish?: 'wait' | 'cancel';
+  /** True when the serving worker found Cadre's search attributes registered in the namespace. */
+  searchAttributes?: boolean;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

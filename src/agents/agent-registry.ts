@@ -6,6 +6,7 @@ import type { ModelRegistry } from './model-registry';
 const defaults = {
   maxSteps: 20,
   maxToolOutputChars: 16_000,
+  maxToolOutputBytes: 1_048_576,
   modelStepTimeout: '10 minutes',
   toolTimeout: '10 minutes',
   modelRetry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
@@ -13,6 +14,8 @@ const defaults = {
 
 /** Default characters of tool output the model sees before the cut marker. */
 export const defaultMaxToolOutputChars = defaults.maxToolOutputChars;
+/** Default bytes of tool output (any kind) the model sees. */
+export const defaultMaxToolOutputBytes = defaults.maxToolOutputBytes;
 
 /** The worker's agents by name; resolves each to the serializable spec the workflow runs. */
 export class AgentRegistry {
@@ -44,6 +47,27 @@ export class AgentRegistry {
             `Subagent '${toolName}' of agent '${agent.name}' runs agent '${subagent.agent}', which this worker does not serve. ` +
               `Register it too; this worker serves: ${this.names().join(', ')}.`,
           );
+        }
+      }
+    }
+  }
+
+  /**
+   * Throws unless every agent's model route resolves: its own, its default, and those its
+   * subagent entries choose. A worker checks this at start, so a missing key stops it there.
+   */
+  checkModels(): void {
+    for (const agent of this.agents.values()) {
+      const routes = [this.modelRouteOf(agent)];
+      for (const subagent of Object.values(agent.subagents ?? {})) {
+        if (subagent.model) routes.push(subagent.model);
+        routes.push(...Object.values(subagent.modelSelection?.routes ?? {}));
+      }
+      for (const route of routes) {
+        try {
+          this.models.resolve(route);
+        } catch (error) {
+          throw new ConfigurationError(`Agent '${agent.name}': ${(error as Error).message}`);
         }
       }
     }
@@ -101,12 +125,36 @@ export class AgentRegistry {
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },
       approvalTimeout: agent.approvalTimeout,
+      ...toolOptionsOf(agent),
       backgroundOnFinish: agent.backgroundOnFinish ?? 'wait',
     };
   }
 
   private modelRouteOf(agent: AnyAgentDefinition): string {
-    if (agent.model === undefined) return this.models.defaultRoute;
+    if (agent.model === undefined) {
+      if (this.models.defaultRoute) return this.models.defaultRoute;
+      throw new ConfigurationError(
+        `Agent '${agent.name}' names no model and no default model is configured. Give it one ` +
+          `(defineAgent({ model: 'openai:gpt-5-mini' })), set CADRE_MODEL with its provider's key ` +
+          `(OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL), or choose the offline ` +
+          `demo model with CADRE_MODEL=demo:scripted.`,
+      );
+    }
     return typeof agent.model === 'string' ? agent.model : `agent:${agent.name}`;
   }
+}
+
+/** The agent's per-tool activity settings for its spec; each must name one of its tools. */
+function toolOptionsOf(agent: AnyAgentDefinition): Pick<AgentSpec, 'toolOptions'> {
+  const entries = Object.entries(agent.toolOptions ?? {}).filter(([, settings]) => settings !== undefined);
+  if (entries.length === 0) return {};
+  const tools = Object.keys(agent.tools ?? {});
+  for (const [name] of entries) {
+    if (!tools.includes(name)) {
+      throw new ConfigurationError(
+        `toolOptions of agent '${agent.name}' names tool '${name}', which the agent does not have. Its tools: ${tools.join(', ') || '(none)'}.`,
+      );
+    }
+  }
+  return { toolOptions: Object.fromEntries(entries) as NonNullable<AgentSpec['toolOptions']> };
 }

@@ -16,12 +16,23 @@ export interface ModelRegistryOptions {
   defaultRoute?: string;
 }
 
+/** The environment variable that configures each built-in provider, for error messages. */
+const providerVariables: Record<string, string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+/** The offline scripted demo model's route: chosen explicitly, never a silent fallback. */
+export const demoRoute = 'demo:scripted';
+
 /**
- * Maps routes like `openai:gpt-5-mini` to AI SDK models on the worker.
- * The offline `demo` provider is always present and is the default when nothing else is configured.
+ * Maps routes like `openai:gpt-5-mini` to AI SDK models on the worker. The offline `demo`
+ * provider is always present, but it is the default route only when chosen (`CADRE_MODEL=demo:scripted`
+ * or `defaultRoute`); with no default, an agent that names no model is a configuration error.
  */
 export class ModelRegistry {
-  readonly defaultRoute: string;
+  /** Route of agents that name no model; undefined when none is configured. */
+  readonly defaultRoute: string | undefined;
   private readonly providers: Map<string, ModelFactory>;
   private readonly models: Map<string, LanguageModel>;
 
@@ -30,13 +41,14 @@ export class ModelRegistry {
       Object.entries({ demo: (modelId: string) => new DemoModel(modelId), ...options.providers }),
     );
     this.models = new Map(Object.entries(options.models ?? {}));
-    this.defaultRoute = options.defaultRoute ?? 'demo:scripted';
+    this.defaultRoute = options.defaultRoute;
   }
 
   /**
    * Reads providers from the environment: `OPENAI_API_KEY` (`openai:`), `ANTHROPIC_API_KEY`
    * (`anthropic:`), and `CADRE_OPENAI_COMPATIBLE_BASE_URL` for Ollama, vLLM or llama.cpp
-   * (`<CADRE_OPENAI_COMPATIBLE_NAME or local>:`). `CADRE_MODEL` sets the default route.
+   * (`<CADRE_OPENAI_COMPATIBLE_NAME or local>:`). `CADRE_MODEL` sets the default route; without
+   * it, the first configured provider's usual model is the default, and with no provider there is none.
    */
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env, extra: ModelRegistryOptions = {}): ModelRegistry {
     const providers: Record<string, ModelFactory> = {};
@@ -64,7 +76,7 @@ export class ModelRegistry {
     return new ModelRegistry({
       ...extra,
       providers: { ...providers, ...extra.providers },
-      defaultRoute: extra.defaultRoute ?? env.CADRE_MODEL ?? firstConfigured,
+      defaultRoute: extra.defaultRoute ?? (env.CADRE_MODEL || undefined) ?? firstConfigured,
     });
   }
 
@@ -73,7 +85,12 @@ export class ModelRegistry {
     this.models.set(route, model);
   }
 
-  /** The model of `route`; the error names the configured providers and how to add one. */
+  /** True when a provider other than the offline demo is configured. */
+  hasProvider(): boolean {
+    return [...this.providers.keys()].some((name) => name !== 'demo') || this.models.size > 0;
+  }
+
+  /** The model of `route`; the error names the variable to set, or the configured providers. */
   resolve(route: string): LanguageModel {
     const exact = this.models.get(route);
     if (exact) return exact;
@@ -81,6 +98,18 @@ export class ModelRegistry {
     const provider = separator > 0 ? route.slice(0, separator) : '';
     const modelId = route.slice(separator + 1);
     const factory = this.providers.get(provider);
+    if (!factory && providerVariables[provider] && modelId.length > 0) {
+      throw new ConfigurationError(
+        `Model route '${route}' needs the ${provider} provider: set ${providerVariables[provider]} on the worker.`,
+      );
+    }
+    if (!factory && provider.length > 0 && modelId.length > 0) {
+      throw new ConfigurationError(
+        `Model route '${route}' names provider '${provider}', which is not configured. For an OpenAI-compatible ` +
+          `server set CADRE_OPENAI_COMPATIBLE_BASE_URL and CADRE_OPENAI_COMPATIBLE_NAME=${provider}; configured providers: ` +
+          `${[...this.providers.keys()].join(', ')}.`,
+      );
+    }
     if (!factory || modelId.length === 0) {
       throw new ConfigurationError(
         `Model route '${route}' cannot be resolved. Use '<provider>:<model>' with a configured provider ` +

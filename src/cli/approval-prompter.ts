@@ -1,8 +1,9 @@
 import { userInfo } from 'node:os';
-import { cutText } from '../protocol/text-preview';
 import { createInterface } from 'node:readline/promises';
+import { cutText } from '../protocol/text-preview';
 import type { AgentHandle } from '../client/agent-handle';
 import type { ApprovalRequest } from '../protocol/approval-types';
+import { CadreError } from '../errors';
 
 /** One line describing a pending approval: id, tool, input and the policy's reason. */
 export function describeApproval(request: ApprovalRequest): string {
@@ -12,52 +13,67 @@ export function describeApproval(request: ApprovalRequest): string {
   }`;
 }
 
+/** The commands that decide a request later, from any shell. */
+export function decideLater(rootWorkflowId: string, approvalId: string): string {
+  return `npm run cadre -- approve ${rootWorkflowId} ${approvalId}   (or: npm run cadre -- deny ${rootWorkflowId} ${approvalId} --reason "...")`;
+}
+
+/** The person stopped watching at an approval question (Ctrl-C); the run keeps waiting. */
+export class StoppedWatching extends CadreError {
+  constructor(rootWorkflowId: string, approvalId: string) {
+    super(
+      'StoppedWatching',
+      `Stopped watching. The run ${rootWorkflowId} is still waiting for approval ${approvalId}; decide it later with:\n  ${decideLater(rootWorkflowId, approvalId)}\n  (list what is pending with: npm run cadre -- approvals ${rootWorkflowId})`,
+    );
+  }
+}
+
 /**
- * Watches a run for approval requests until `done` settles. At a terminal it asks y/n and
+ * Asks about one request that the event stream has just shown. At a terminal it asks y/N and
  * approves (presenting the signature and the input shown) or denies; otherwise it prints the
- * command that decides each request.
+ * commands that decide it. A request already decided elsewhere is left alone.
  */
-export async function promptForApprovals(
+export async function askForApproval(
   handle: AgentHandle,
-  done: Promise<unknown>,
+  approvalId: string,
   write: (line: string) => void,
-  interactive = Boolean(process.stdin.isTTY),
+  interactive: boolean,
 ): Promise<void> {
-  let finished = false;
-  void done.then(
-    () => (finished = true),
-    () => (finished = true),
-  );
-  const seen = new Set<string>();
+  const request = (await handle.pendingApprovals()).find((item) => item.approvalId === approvalId);
+  if (!request) return;
+  if (!interactive) {
+    write(`  ? approval needed: ${describeApproval(request)}`);
+    write(`    decide with: ${decideLater(handle.workflowId, approvalId)}`);
+    return;
+  }
+  const answer = await question(`  ? approve ${describeApproval(request)} [y/N] `);
+  if (answer === undefined) throw new StoppedWatching(handle.workflowId, approvalId);
+  const approved = /^y(es)?$/i.test(answer.trim());
   const by = userInfo().username;
-  while (!finished) {
-    const pending = await handle.pendingApprovals().catch(() => [] as ApprovalRequest[]);
-    for (const request of pending.filter((item) => !seen.has(item.approvalId))) {
-      seen.add(request.approvalId);
-      if (!interactive) {
-        write(`  ? approval needed: ${describeApproval(request)}`);
-        write(
-          `    decide with: npm run cadre -- approve ${handle.workflowId} ${request.approvalId}   (or: deny ... --reason "...")`,
-        );
-        continue;
-      }
-      const terminal = createInterface({ input: process.stdin, output: process.stdout });
-      const answer = await terminal.question(`  ? approve ${describeApproval(request)} [y/N] `);
-      terminal.close();
-      const approved = /^y(es)?$/i.test(answer.trim());
-      const decision = approved
-        ? handle.approve(request.approvalId, {
-            by,
-            signature: request.signature,
-            input: request.input,
-            reason: 'approved at the terminal',
-          })
-        : handle.deny(request.approvalId, { by, reason: 'denied at the terminal' });
-      await decision.then(
-        () => write(`  ${approved ? 'approved' : 'denied'} ${request.approvalId}`),
-        (error: Error) => write(`  could not decide ${request.approvalId}: ${error.message}`),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+  const decision = approved
+    ? handle.approve(approvalId, {
+        by,
+        signature: request.signature,
+        input: request.input,
+        reason: 'approved at the terminal',
+      })
+    : handle.deny(approvalId, { by, reason: 'denied at the terminal' });
+  await decision.then(
+    () => write(`  ${approved ? 'approved' : 'denied'} ${approvalId}`),
+    (error: Error) => write(`  could not decide ${approvalId}: ${error.message}`),
+  );
+}
+
+/** One answer from the terminal; undefined on Ctrl-C or end of input. */
+async function question(text: string): Promise<string | undefined> {
+  const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      terminal.once('SIGINT', () => resolve(undefined));
+      terminal.once('close', () => resolve(undefined));
+      terminal.question(text).then(resolve, () => resolve(undefined));
+    });
+  } finally {
+    terminal.close();
   }
 }

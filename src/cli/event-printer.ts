@@ -1,12 +1,22 @@
-import type { AgentHandle } from '../client/agent-handle';
 import type { AgentEvent } from '../protocol/agent-events';
 import { oneLine, previewValue } from '../protocol/text-preview';
 
 const cut = (value: unknown, max = 160): string => oneLine(previewValue(value, max * 4), max);
 
-/** Lines a person reads for one event of the tree, indented by the run's depth. */
+/** Indentation of a run's lines: one step per depth. */
+export function padOf(depth: number): string {
+  return '  '.repeat(depth + 1);
+}
+
+/** The label of a subagent's lines: its id within its parent (`research-1`), empty for the root. */
+export function labelOf(event: { workflowId: string; depth: number }): string {
+  if (event.depth === 0) return '';
+  return `[${event.workflowId.slice(event.workflowId.lastIndexOf('/') + 1)}] `;
+}
+
+/** Lines a person reads for one event of the tree, indented by depth and labelled with the subagent's id. */
 export function describeEvent(event: AgentEvent): string[] {
-  const pad = '  '.repeat(event.depth + 1);
+  const pad = `${padOf(event.depth)}${labelOf(event)}`;
   switch (event.type) {
     case 'user-message':
       return event.depth === 0 ? [`> ${event.text}`] : [`${pad}task: ${cut(event.text)}`];
@@ -32,28 +42,10 @@ export function describeEvent(event: AgentEvent): string[] {
       ];
     case 'subagent-finished':
       return [`${pad}[${event.toolName}] ${event.stopReason}`];
+    case 'run-finished':
+      // The root's failure is the command's own last word; a subagent's is shown where it happens.
+      return event.status === 'failed' && event.depth > 0 ? [`${pad}failed: ${event.error ?? 'see Temporal UI'}`] : [];
     default:
       return [];
-  }
-}
-
-/** Prints the events of a run and its subagents as they happen, until the whole tree has finished. */
-export async function followEvents(handle: AgentHandle, write: (line: string) => void): Promise<void> {
-  const hint = setTimeout(
-    () =>
-      write(
-        '  (no worker has answered yet: is `npm run dev` or `npm run cadre -- worker` running against this server?)',
-      ),
-    10_000,
-  );
-  try {
-    // Whole step texts read best at a terminal; deltas are for UIs that render partial text.
-    for await (const event of handle.stream({ textDeltas: false })) {
-      if (event.type === 'text-delta') continue;
-      clearTimeout(hint);
-      for (const line of describeEvent(event)) write(line);
-    }
-  } finally {
-    clearTimeout(hint);
   }
 }

@@ -10,7 +10,12 @@ export function loadAgents(modulePath: string): AnyAgentDefinition[] {
   const resolved = path.resolve(modulePath);
   let exports: Record<string, unknown>;
   try {
-    exports = require(resolved) as Record<string, unknown>;
+    // TypeScript modules load through tsx, so the compiled CLI serves `.ts` agent files too.
+    exports = (
+      /\.[cm]?tsx?$/.test(resolved)
+        ? (require('tsx/cjs/api') as { require(id: string, from: string): unknown }).require(resolved, __filename)
+        : require(resolved)
+    ) as Record<string, unknown>;
   } catch (error) {
     throw new ConfigurationError(`Cannot load agents from ${resolved}: ${(error as Error).message}`);
   }

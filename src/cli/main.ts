@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import { Command, Option } from 'commander';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { exampleAgents } from '../../examples';
 import { CadreError, ConfigurationError } from '../errors';
@@ -9,86 +9,103 @@ import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
 import { transcriptCommand } from './commands/transcript';
 import { loadAgents } from './load-agents';
+import { Printer } from './printer';
 
-const usage = `Usage: cadre <command>
-
-  start [prompt]              run the example agent once on the embedded server (npm start)
-  dev [--agents <module>]     embedded server with Temporal UI, plus a worker (examples by default)
-  worker [--agents <module>]  a worker against TEMPORAL_ADDRESS (default 127.0.0.1:7233)
-  run <agent> "<prompt>" [--context '{"role":"admin"}']
-                              start a run, print its steps, final answer and UI link;
-                              asks y/n for each approval at a terminal
-  approvals <workflowId>      list pending approvals
-  approve <workflowId> <approvalId> [--reason ...] [--by ...]
-  deny <workflowId> <approvalId> --reason ... [--by ...]
-  transcript <workflowId> [--json]
-                              print the run's whole conversation from the conversation store
-
-Environment: TEMPORAL_ADDRESS, CADRE_STORE_URL, CADRE_APPROVAL_SECRET, TEMPORAL_NAMESPACE, CADRE_UI_URL, CADRE_MODEL,
-OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY).`;
+const environmentHelp = `
+Environment:
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_PROFILE (+ TLS variables; see the README)
+  CADRE_STORE_URL          conversation store (default sqlite:.cadre/data/cadre.db)
+  CADRE_AGENTS             agent module for dev and worker (same as --agents)
+  CADRE_MODEL              default model route, e.g. openai:gpt-5-mini, or demo:scripted for the offline demo
+  OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY)
+  CADRE_APPROVAL_SECRET    signs approval requests (at least 32 bytes)
+  CADRE_UI_URL             Temporal UI address for links`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
-async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      agents: { type: 'string' },
-      reason: { type: 'string' },
-      context: { type: 'string' },
-      by: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command, ...rest] = positionals;
-  const write = (line: string) => process.stdout.write(`${line}\n`);
-  const agents = () => (values.agents ? loadAgents(values.agents) : exampleAgents);
-  if (values.help || !command) {
-    write(usage);
-    return values.help ? 0 : 1;
-  }
-  switch (command) {
-    case 'start':
-      return await startCommand(rest.join(' ') || undefined, write);
-    case 'dev':
-      return await devCommand(agents(), write);
-    case 'worker':
-      return await workerCommand(agents(), write);
-    case 'run': {
-      const [agent, ...prompt] = rest;
-      if (!agent || prompt.length === 0) {
-        write('cadre run needs an agent and a prompt, e.g. cadre run assistant "What time is it?"');
-        return 1;
-      }
-      return await runCommand(agent, prompt.join(' '), write, parseContext(values.context));
-    }
-    case 'transcript':
-      if (!rest[0]) return fail(write, 'cadre transcript needs a workflow id.');
-      return await transcriptCommand(rest[0], values.json === true, write);
-    case 'approvals':
-      if (!rest[0]) return fail(write, 'cadre approvals needs a workflow id.');
-      return await approvalsCommand(rest[0], write);
-    case 'approve':
-    case 'deny': {
-      const [workflowId, approvalId] = rest;
-      if (!workflowId || !approvalId) return fail(write, `cadre ${command} needs a workflow id and an approval id.`);
-      if (command === 'deny' && !values.reason)
-        return fail(write, 'cadre deny needs --reason "...": the model sees it.');
-      return await decideCommand(
-        command === 'approve',
-        workflowId,
-        approvalId,
-        { reason: values.reason, by: values.by },
-        write,
-      );
-    }
-    default:
-      write(`Unknown command '${command}'.\n\n${usage}`);
-      return 1;
-  }
+/** Cadre's command line: each command has its own `--help`, and errors are one clear message. */
+export function buildProgram(printer = new Printer()): Command {
+  const write = printer.line;
+  const setExit = (code: number) => {
+    process.exitCode = code;
+  };
+  const agentsOption = () =>
+    new Option('--agents <module>', 'module exporting your agents (defineAgent); default: the examples').env(
+      'CADRE_AGENTS',
+    );
+  const agentsFrom = (module: string | undefined) => (module ? loadAgents(module) : exampleAgents);
+
+  const program = new Command('cadre')
+    .description('Durable AI SDK agents and subagents on Temporal.')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', environmentHelp);
+
+  program
+    .command('start')
+    .description('run the example agent once on the embedded server (npm start)')
+    .argument('[prompt...]', 'what to ask the assistant')
+    .action(async (prompt: string[]) => setExit(await startCommand(prompt.join(' ') || undefined, printer)));
+
+  program
+    .command('dev')
+    .description('embedded Temporal server with its UI, plus a worker for your agents (npm run dev)')
+    .addOption(agentsOption())
+    .action(async (options: { agents?: string }) => setExit(await devCommand(agentsFrom(options.agents), write)));
+
+  program
+    .command('worker')
+    .description('a worker for your agents against TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+    .addOption(agentsOption())
+    .action(async (options: { agents?: string }) => setExit(await workerCommand(agentsFrom(options.agents), write)));
+
+  program
+    .command('run')
+    .description('start a run and follow it: live text, tool calls, subagents, y/N for approvals, final answer')
+    .argument('<agent>', 'agent name, as a worker serves it')
+    .argument('<prompt...>', 'the task')
+    .option('--context <json>', 'runtime context for approval policies and prepareCall, e.g. \'{"role":"admin"}\'')
+    .action(async (agent: string, prompt: string[], options: { context?: string }) =>
+      setExit(await runCommand(agent, prompt.join(' '), printer, parseContext(options.context))),
+    );
+
+  program
+    .command('approvals')
+    .description('list the approvals pending in a run and its subagents')
+    .argument('<workflowId>')
+    .action(async (workflowId: string) => setExit(await approvalsCommand(workflowId, write)));
+
+  program
+    .command('approve')
+    .description('approve a pending tool call (found anywhere in the run tree)')
+    .argument('<workflowId>')
+    .argument('<approvalId>')
+    .option('--reason <text>', 'why, kept with the decision')
+    .option('--by <name>', 'who decided (default: your user name)')
+    .action(async (workflowId: string, approvalId: string, options: { reason?: string; by?: string }) =>
+      setExit(await decideCommand(true, workflowId, approvalId, options, write)),
+    );
+
+  program
+    .command('deny')
+    .description('deny a pending tool call; the model sees the reason')
+    .argument('<workflowId>')
+    .argument('<approvalId>')
+    .requiredOption('--reason <text>', 'why; the model reads it')
+    .option('--by <name>', 'who decided (default: your user name)')
+    .action(async (workflowId: string, approvalId: string, options: { reason?: string; by?: string }) =>
+      setExit(await decideCommand(false, workflowId, approvalId, options, write)),
+    );
+
+  program
+    .command('transcript')
+    .description("print a run's whole conversation from the conversation store (no Temporal server needed)")
+    .argument('<workflowId>')
+    .option('--json', 'one JSON message a line')
+    .action(async (workflowId: string, options: { json?: boolean }) =>
+      setExit(await transcriptCommand(workflowId, options.json === true, write)),
+    );
+  return program;
 }
 
 function parseContext(text: string | undefined): Record<string, unknown> | undefined {
@@ -102,17 +119,25 @@ function parseContext(text: string | undefined): Record<string, unknown> | undef
   throw new ConfigurationError(`--context must be a JSON object, e.g. '{"role":"admin"}'; got ${text}.`);
 }
 
-function fail(write: (line: string) => void, message: string): number {
-  write(`${message}\n\n${usage}`);
-  return 1;
+/** One line for a person: Cadre's errors as they are, anything else with its stack only under CADRE_DEBUG. */
+function report(error: unknown): string {
+  if (error instanceof CadreError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  if (process.env.CADRE_DEBUG) return (error as Error).stack ?? message;
+  return `${message}\n(set CADRE_DEBUG=1 to see where it came from)`;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `${error instanceof CadreError ? error.message : ((error as Error).stack ?? String(error))}\n`,
+/** Runs the command line with `argv` (as in `process.argv`) and exits with its code. */
+export function runCli(argv: string[] = process.argv): void {
+  buildProgram()
+    .parseAsync(argv)
+    .then(
+      () => process.exit(process.exitCode ?? 0),
+      (error: unknown) => {
+        process.stderr.write(`${report(error)}\n`);
+        process.exit(1);
+      },
     );
-    process.exit(1);
-  },
-);
+}
+
+if (require.main === module) runCli();

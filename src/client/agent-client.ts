@@ -10,15 +10,19 @@ import {
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
+import { connectOrExplain } from './temporal-unreachable';
+import { resolveTemporalConnection } from './temporal-connection';
 import type { ConversationStore } from '../store/conversation-store';
 import { oneLine } from '../protocol/text-preview';
+import { agentTaskQueue } from '../protocol/task-queues';
+import { temporal } from '@temporalio/proto';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
-  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
+  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`. */
   address?: string;
   namespace?: string;
-  /** Task queue the workers poll; default `cadre`. */
+  /** Task queue the workers poll; defaults to `CADRE_TASK_QUEUE`, else `cadre`. */
   taskQueue?: string;
   /** Set Cadre's search attributes on new runs (the server must have them registered). Default true. */
   searchAttributes?: boolean;
@@ -62,10 +66,13 @@ export class AgentClient {
 
   /** Connects to Temporal. */
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
-    const connection = await Connection.connect({
-      address: options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
-    });
-    const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
+    const config = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
+    const { connectionOptions, namespace } = config;
+    // A server on this machine answers at once or not at all: say so in seconds, not after ten.
+    const local = /^(127\.0\.0\.1|localhost)(:|$)/.test(connectionOptions.address);
+    const connection = await connectOrExplain(config, () =>
+      Connection.connect({ ...connectionOptions, ...(local ? { connectTimeout: '3 seconds' } : {}) }),
+    );
     return new AgentClient(
       new Client({ connection, namespace }),
       AgentClient.settings(options, namespace),
@@ -87,7 +94,7 @@ export class AgentClient {
   private static settings(options: AgentClientOptions, namespace: string) {
     return {
       namespace,
-      taskQueue: options.taskQueue ?? 'cadre',
+      taskQueue: options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || 'cadre'),
       searchAttributes: options.searchAttributes ?? true,
       uiUrl: options.uiUrl ?? process.env.CADRE_UI_URL,
     };
@@ -124,6 +131,27 @@ export class AgentClient {
   ): Promise<AgentRunResult> {
     const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
     return await handle.result();
+  }
+
+  /** The task queue this client starts runs on. */
+  get taskQueue(): string {
+    return this.options.taskQueue;
+  }
+
+  /**
+   * How many workers polled `agent`'s activity queue lately (Temporal keeps pollers of the last
+   * few minutes): 0 means no running worker serves the agent, and a run of it would wait for one.
+   */
+  async workersFor(agent: string): Promise<number> {
+    const { pollers } = await this.client.workflowService.describeTaskQueue({
+      namespace: this.options.namespace,
+      taskQueue: {
+        name: agentTaskQueue(this.options.taskQueue, agent),
+        kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+      },
+      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    });
+    return pollers?.length ?? 0;
   }
 
   /** The handle of an existing run. */

@@ -122,12 +122,17 @@ export class AgentHandle {
     return await this.decide({ approvalId, approved: false, ...decision });
   }
 
-  /** Routes a decision to the run of the tree that holds the approval (this run when none does). */
+  /**
+   * Routes a decision to the run of the tree that holds the approval: the run listing it as
+   * pending, else the run its id names (`<path>:approval-…`), so a decided or cancelled request
+   * of a subagent answers "already decided" instead of "unknown".
+   */
   private async decide(decision: ApprovalDecisionInput): Promise<ApprovalRequest> {
     const owner = (await treeApprovals(this.client, this.workflowId).catch(() => [])).find(
       (request) => request.approvalId === decision.approvalId,
     );
-    const target = owner ? this.client.workflow.getHandle(owner.workflowId) : this.handle;
+    const targetId = owner?.workflowId ?? approvalOwner(this.workflowId, decision.approvalId);
+    const target = targetId === this.workflowId ? this.handle : this.client.workflow.getHandle(targetId);
     try {
       return await target.executeUpdate(decideApprovalUpdate, { args: [decision] });
     } catch (error) {
@@ -160,4 +165,22 @@ export class AgentHandle {
     if (!this.uiBaseUrl) return undefined;
     return `${this.uiBaseUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(this.namespace)}/workflows/${encodeURIComponent(this.workflowId)}`;
   }
+}
+
+/**
+ * The workflow id that owns `approvalId`, as far as the id tells: a subagent's approval id starts
+ * with its path below the root (`research-1/search-2:approval-1-1`). `workflowId` may be the root
+ * or any run on that path; an id without a path belongs to `workflowId` itself.
+ */
+export function approvalOwner(workflowId: string, approvalId: string): string {
+  const colon = approvalId.lastIndexOf(':');
+  if (colon <= 0) return workflowId;
+  const path = approvalId.slice(0, colon).split('/');
+  // This handle may already be a run on the path (a subagent's handle): continue from where it is.
+  for (let depth = path.length; depth >= 1; depth--) {
+    if (workflowId.endsWith(`/${path.slice(0, depth).join('/')}`)) {
+      return [workflowId, ...path.slice(depth)].join('/');
+    }
+  }
+  return [workflowId, ...path].join('/');
 }

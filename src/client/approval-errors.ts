@@ -1,5 +1,7 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { CadreError } from '../errors';
+import { approvalsQuery } from '../protocol/definitions';
+import { closedApprovalProblem } from '../protocol/approval-types';
 
 /**
  * Turns a failed approval update into a `CadreError` whose message says what was wrong:
@@ -14,6 +16,9 @@ export async function approvalError(error: unknown, handle: WorkflowHandle, appr
     .describe()
     .then((description) => description.status.name)
     .catch(() => undefined);
+  // A finished run still answers queries: a request it decided or cancelled says so.
+  const closed = status && status !== 'RUNNING' ? await closedRequestProblem(handle, approvalId) : undefined;
+  if (closed) return new CadreError('ApprovalNotPending', closed);
   if (status && status !== 'RUNNING') {
     return new CadreError(
       'RunNotRunning',
@@ -21,4 +26,11 @@ export async function approvalError(error: unknown, handle: WorkflowHandle, appr
     );
   }
   return new CadreError('ApprovalRejected', `Approval '${approvalId}' was not applied: ${(error as Error).message}`);
+}
+
+/** "already decided" or "cancelled" for a request the finished run holds, read by query; undefined otherwise. */
+async function closedRequestProblem(handle: WorkflowHandle, approvalId: string): Promise<string | undefined> {
+  const report = await handle.query(approvalsQuery).catch(() => undefined);
+  const request = report?.requests.find((item) => item.approvalId === approvalId);
+  return request ? closedApprovalProblem(request) : undefined;
 }

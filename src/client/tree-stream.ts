@@ -4,6 +4,9 @@ import { eventsQuery } from '../protocol/definitions';
 import { liveModelText } from './live-text';
 import { LazyStore } from './lazy-store';
 
+/** Quiet polls between checks of whether a run has closed without saying so. */
+const closedCheckEvery = 10;
+
 /** Where a stream stands in each run of the tree: the next sequence number to read, by workflow id. */
 export type StreamCursor = Record<string, number>;
 
@@ -63,6 +66,8 @@ export async function* streamTree(
         while (!finished.has(event.childWorkflowId)) {
           await pause();
           yield* drain(event.childWorkflowId);
+          if (!finished.has(event.childWorkflowId) && (await closedWithoutFinish(event.childWorkflowId)))
+            finished.add(event.childWorkflowId);
         }
       }
       cursor[workflowId] = event.seq + 1;
@@ -95,12 +100,33 @@ export async function* streamTree(
     };
   }
 
+  /** Quiet polls per run; a run that stays quiet is asked whether it has closed. */
+  const quiet = new Map<string, number>();
+  /** Ends a run's stream when its workflow has closed without a `run-finished` (terminated, timed out, older runs). */
+  async function closedWithoutFinish(workflowId: string): Promise<boolean> {
+    const count = (quiet.get(workflowId) ?? 0) + 1;
+    quiet.set(workflowId, count);
+    if (count % closedCheckEvery !== 0) return false;
+    const description = await client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
+    return description !== undefined && description.status.name !== 'RUNNING';
+  }
+
   for (;;) {
     if (options.signal?.aborted) return;
     for (const workflowId of Object.keys(cursor)) {
       if (finished.has(workflowId)) continue;
+      const before = cursor[workflowId];
       yield* drain(workflowId);
-      if (options.textDeltas !== false && !finished.has(workflowId)) yield* deltas(workflowId);
+      if (finished.has(workflowId)) continue;
+      if (options.textDeltas !== false) yield* deltas(workflowId);
+      if (cursor[workflowId] !== before) quiet.set(workflowId, 0);
+      else if (await closedWithoutFinish(workflowId)) {
+        yield* drain(workflowId);
+        finished.add(workflowId);
+      }
     }
     if (Object.keys(cursor).every((workflowId) => finished.has(workflowId))) return;
     await pause();

@@ -24,7 +24,14 @@ export type AgentEventBody =
       task: string;
     }
   | { type: 'subagent-finished'; childWorkflowId: string; toolName: string; stopReason: string }
-  | { type: 'run-finished'; status: string; stopReason?: string; text?: string };
+  | {
+      type: 'run-finished';
+      status: string;
+      stopReason?: string;
+      text?: string;
+      /** Why a failed run failed, as the person who started it should read it. */
+      error?: string;
+    };
 
 /** An event with its place: `seq` orders a run's events, `at` is workflow time. */
 export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };

@@ -23,10 +23,18 @@ export interface ApprovalDecision {
   automatic?: boolean;
 }
 
-/** A request with its state. */
+/** Why a request closed without a decision: its wait was interrupted or the run cancelled. */
+export interface ApprovalCancellation {
+  reason: string;
+  at: string;
+}
+
+/** A request with its state; `cancelled` requests can no longer be decided. */
 export interface ApprovalRequest extends ApprovalRequestInput {
-  status: 'pending' | 'approved' | 'denied';
+  status: 'pending' | 'approved' | 'denied' | 'cancelled';
   decision?: ApprovalDecision;
+  /** Set when the wait ended without a decision (interrupt, cancellation). */
+  cancellation?: ApprovalCancellation;
 }
 
 /** What a client sends to decide a request. */
@@ -41,8 +49,30 @@ export interface ApprovalDecisionInput {
   input?: unknown;
 }
 
+/** A decision that could not apply, and why. */
+export interface ApprovalRefusal {
+  approvalId: string;
+  reason: string;
+  at: string;
+}
+
 /** The approvals of a run: every request, and decisions that were refused. */
 export interface ApprovalsReport {
   requests: ApprovalRequest[];
-  refusals: Array<{ approvalId: string; reason: string; at: string }>;
+  refusals: ApprovalRefusal[];
+}
+
+/** Why a decided or cancelled request takes no decision, in the words every side uses; undefined while pending. */
+export function closedApprovalProblem(request: ApprovalRequest): string | undefined {
+  if (request.decision) {
+    const { approved, by, decidedAt } = request.decision;
+    return `Approval '${request.approvalId}' was already decided: ${approved ? 'approved' : 'denied'} by ${by} at ${decidedAt}.`;
+  }
+  if (request.cancellation) {
+    return (
+      `Approval '${request.approvalId}' can no longer be decided: it was cancelled at ${request.cancellation.at} ` +
+      `(${request.cancellation.reason}).`
+    );
+  }
+  return undefined;
 }

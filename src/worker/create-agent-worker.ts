@@ -5,10 +5,14 @@ import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
 import { TranscriptCache } from '../activities/transcript-cache';
-import { ApprovalSigner } from '../activities/approval-signer';
+import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
+import { connectOrExplain } from '../client/temporal-unreachable';
+import { agentTaskQueue } from '../protocol/task-queues';
+import { cadreSearchAttributes } from '../protocol/search-attributes';
+import { resolveTemporalConnection } from '../client/temporal-connection';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -16,13 +20,17 @@ export const defaultTaskQueue = 'cadre';
 /** Options of `createAgentWorker`. */
 export interface AgentWorkerOptions {
   agents: readonly AnyAgentDefinition[];
-  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS` or `127.0.0.1:7233`. */
+  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`. */
   address?: string;
   /** An open worker connection to use instead of `address` (it stays the caller's to close). */
   connection?: NativeConnection;
   /** An open client for the activities' transcript queries (it stays the caller's to close). */
   client?: Client;
   namespace?: string;
+  /**
+   * Task queue of workflows; each agent's activities go to `<taskQueue>/<agent>`, so workers with
+   * different agent sets share it safely. Defaults to `CADRE_TASK_QUEUE`, else `cadre`.
+   */
   taskQueue?: string;
   /** Models by route; defaults to the providers configured in the environment (and `demo`). */
   models?: ModelRegistry;
@@ -31,8 +39,11 @@ export interface AgentWorkerOptions {
   /**
    * Secret (at least 32 bytes) that signs approval requests; defaults to `CADRE_APPROVAL_SECRET`.
    * With it, approving requires the request's signature. It stays on the worker, never in history.
+   * An empty or short secret refuses to start; `false` turns signing off whatever the environment says.
    */
-  approvalSecret?: string;
+  approvalSecret?: string | false;
+  /** The secret before a rotation: its signatures still verify. Defaults to `CADRE_APPROVAL_SECRET_PREVIOUS`. */
+  previousApprovalSecret?: string;
   /** Delegation depth allowed where a subagent entry sets none (the root is 0). Default 1. */
   maxDepth?: number;
   /**
@@ -61,6 +72,9 @@ export interface AgentWorker {
   conversations: ConversationIo;
   /** Runs until shut down, then closes the connections and the store it opened. */
   run(): Promise<void>;
+  /** Runs while `body` runs, then shuts down and closes what it opened; returns what `body` returned. */
+  runUntil<T>(body: Promise<T> | (() => Promise<T>)): Promise<T>;
+  /** Stops polling; `run()` resolves once the tasks in flight have finished. */
   shutdown(): void;
 }
 
@@ -71,40 +85,92 @@ export interface AgentWorker {
  * await agentWorker.run();
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const address = options.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-  const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const taskQueue = options.taskQueue ?? defaultTaskQueue;
+  const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
+  const { connectionOptions, namespace } = temporal;
+  const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   const agents = new AgentRegistry(options.agents, models, options.maxDepth);
   agents.checkSubagents();
-  const approvalSecret = options.approvalSecret ?? process.env.CADRE_APPROVAL_SECRET;
-  const signer = approvalSecret ? new ApprovalSigner(approvalSecret) : undefined;
-  const ownedClientConnection = options.client ? undefined : await Connection.connect({ address });
+  agents.checkModels();
+  const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
+  const ownedClientConnection = options.client
+    ? undefined
+    : await connectOrExplain(temporal, () => Connection.connect(connectionOptions));
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
   const conversations = new ConversationIo(store, options.storeOutageWaitMs);
-  const ownedConnection = options.connection ? undefined : await NativeConnection.connect({ address });
+  const ownedConnection = options.connection
+    ? undefined
+    : await connectOrExplain(temporal, () => NativeConnection.connect(connectionOptions));
   const connection = options.connection ?? ownedConnection;
-  const worker = await Worker.create({
+  const activities = createActivities({
+    agents,
+    models,
+    transcripts,
+    conversations,
+    signer,
+    searchAttributes: await searchAttributesRegistered(client, namespace),
+  });
+  const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
+  const shared = {
     connection,
     namespace,
+    activities,
+    // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
+    maxHeartbeatThrottleInterval: '2 seconds',
+    ...tuning,
+  } satisfies Partial<WorkerOptions>;
+  // The shared queue runs workflows (and the activities of runs from before per-agent queues).
+  const worker = await Worker.create({
+    ...shared,
     taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({
-      agents,
-      models,
-      transcripts,
-      conversations,
-      signer,
-    }),
-    // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
-    maxHeartbeatThrottleInterval: '2 seconds',
-    ...options.workerOptions,
+      : workflowBundle
+        ? { workflowBundle }
+        : { workflowsPath: workflowsPath ?? require.resolve('../workflows'), bundlerOptions }),
+    interceptors,
   });
+  // One activity queue per agent: an agent's steps and tools reach only workers that serve it.
+  const agentWorkers = await Promise.all(
+    agents.names().map((agent) =>
+      Worker.create({
+        ...shared,
+        taskQueue: agentTaskQueue(taskQueue, agent),
+        interceptors: interceptors?.activity ? { activity: interceptors.activity } : undefined,
+      }),
+    ),
+  );
+  const all = [worker, ...agentWorkers];
+  const shutdownAll = () => {
+    for (const each of all) if (each.getState() === 'RUNNING') each.shutdown();
+  };
+  const stopAllAfter = (error: unknown): never => {
+    shutdownAll();
+    throw error;
+  };
+  const runAll = async <T>(body?: Promise<T> | (() => Promise<T>)): Promise<T | undefined> => {
+    try {
+      if (!body) {
+        // One worker failing stops the others, so run() always settles.
+        await Promise.all(all.map((each) => each.run().catch(stopAllAfter)));
+        return undefined;
+      }
+      const others = agentWorkers.map((each) => each.run());
+      try {
+        return await worker.runUntil(body);
+      } finally {
+        shutdownAll();
+        await Promise.all(others);
+      }
+    } finally {
+      await ownedConnection?.close();
+      await ownedClientConnection?.close();
+      await ownedStore?.close();
+    }
+  };
   return {
     worker,
     taskQueue,
@@ -113,16 +179,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     store,
     conversations,
     async run() {
-      try {
-        await worker.run();
-      } finally {
-        await ownedConnection?.close();
-        await ownedClientConnection?.close();
-        await ownedStore?.close();
-      }
+      await runAll();
     },
-    shutdown() {
-      worker.shutdown();
+    async runUntil<T>(body: Promise<T> | (() => Promise<T>)): Promise<T> {
+      return (await runAll(body)) as T;
     },
+    shutdown: shutdownAll,
   };
+}
+
+/** Whether the namespace has Cadre's search attributes, so runs started without them can publish their status. */
+async function searchAttributesRegistered(client: Client, namespace: string): Promise<boolean> {
+  try {
+    const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
+    return cadreSearchAttributes.every((key) => Object.hasOwn(customAttributes ?? {}, key.name));
+  } catch {
+    // Servers without the operator service (the time-skipping server) or without the permission.
+    return false;
+  }
 }

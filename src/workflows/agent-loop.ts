@@ -1,18 +1,21 @@
 import {
   ActivityCancellationType,
+  CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolApprovalResponse } from 'ai';
-import type { AgentSpec } from '../agents/agent-definition';
+import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
 import type { AgentActivities, ModelToolCall, RunModelStepResult } from '../activities/types';
 import type { AgentState, ToolOutcome } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
+import { faultPatches } from './fault-patches';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
@@ -24,13 +27,23 @@ export type ActivationOutcome = 'settled' | 'continue-as-new';
 export const nonRetryableModelErrors = ['ProviderRequestRejected', 'ConfigurationError'];
 
 /**
+ * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
+ * timeout finds a dead worker in seconds: a short tool is retried about 5 s after a crash.
+ */
+export const defaultToolExecution = {
+  heartbeatTimeout: '4 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+} as const;
+
+/**
  * The step loop: model step, then the step's tool calls concurrently, until a final text or
  * the step limit. A failed tool is an error result the model sees; the loop never fails a task.
  */
 export class AgentLoop {
   private stepsThisRun = 0;
   private readonly model;
-  private readonly tools;
+  private readonly toolActivities = new Map<string, ReturnType<typeof proxyActivities<AgentActivities>>>();
+  private readonly queue: { taskQueue?: string };
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -39,21 +52,37 @@ export class AgentLoop {
     private readonly status: StatusPublisher,
     private readonly subagents: SubagentRunner,
     private readonly runtimeTools: RuntimeTools,
+    /** The agent's activity queue, polled only by workers that serve it (older runs: the workflow's own). */
+    activityQueue?: string,
   ) {
+    const queue = activityQueue ? { taskQueue: activityQueue } : {};
+    this.queue = queue;
     this.model = proxyActivities<AgentActivities>({
+      ...queue,
       startToCloseTimeout: spec.modelStepTimeout,
       heartbeatTimeout: '20 seconds',
       // The workflow waits until the provider call is really aborted before it reports cancelled.
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors },
     });
-    this.tools = proxyActivities<AgentActivities>({
-      startToCloseTimeout: spec.toolTimeout,
-      heartbeatTimeout: '20 seconds',
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      // Tool errors come back as results; retries cover only lost workers and timeouts.
-      retry: { maximumAttempts: 3 },
-    });
+  }
+
+  /** The `runTool` activity of one tool, with its own timeouts and retry policy (`toolOptions`) over the defaults. */
+  private toolActivity(toolName: string) {
+    let activities = this.toolActivities.get(toolName);
+    if (!activities) {
+      const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
+      activities = proxyActivities<AgentActivities>({
+        ...this.queue,
+        startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
+        heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
+        cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+        // Tool errors come back as results; retries cover only lost workers and timeouts.
+        retry: { ...defaultToolExecution.retry, ...own.retry },
+      });
+      this.toolActivities.set(toolName, activities);
+    }
+    return activities;
   }
 
   /** Runs (or resumes) the current activation until it settles or reaches a continue-as-new point. */
@@ -79,6 +108,7 @@ export class AgentLoop {
               runId: writes.conversation ? '' : workflowInfo().runId,
               step: stepNumber,
               transcriptLength: promptLength,
+              maximumAttempts: spec.modelRetry.maximumAttempts,
               callOptions: this.input.callOptions,
               runtimeContext: this.input.runtimeContext,
               overrides: this.input.overrides,
@@ -147,14 +177,27 @@ export class AgentLoop {
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
-    const cancelled = settled.find((outcome) => outcome.status === 'rejected');
-    if (cancelled) throw cancelled.reason;
+    // Only a cancellation rejects a call (answer() turns other failures into error results).
+    const cancellation = settled.find((outcome) => outcome.status === 'rejected');
+    if (cancellation) throw cancellation.reason;
   }
 
   /** Answers one allowed call: a runtime tool or a subagent in the workflow, any other tool in an activity. */
   private async answer(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
-    if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
-    if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
+    try {
+      if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
+      if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
+    } catch (error) {
+      // A child that closed meanwhile must not fail the parent: the model reads what happened.
+      if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
+      if (!patched(faultPatches.runtimeToolErrors)) throw error;
+      return {
+        output: {
+          type: 'error-text',
+          value: `Error: '${call.toolName}' failed: ${describeFailure(error)}. The run goes on; check the subagent with job_output or start a new one.`,
+        },
+      };
+    }
     return await this.runTool(call, promptLength, call.approval?.type === 'user-approval');
   }
 
@@ -188,8 +231,20 @@ export class AgentLoop {
     const timeout = this.spec.approvalTimeout;
     const decided = () => book.get(approvalId)?.decision !== undefined;
     let decidedInTime = true;
-    if (timeout) decidedInTime = await condition(decided, timeout);
-    else await condition(decided);
+    try {
+      if (timeout) decidedInTime = await condition(decided, timeout);
+      else await condition(decided);
+    } catch (error) {
+      // Interrupted or cancelled: the request leaves the pending list (and the search attribute).
+      if (isCancellation(error) && patched(faultPatches.cancelledApprovals)) {
+        book.cancel(
+          approvalId,
+          'the turn was interrupted or the run cancelled before a decision',
+          new Date().toISOString(),
+        );
+      }
+      throw error;
+    }
     if (!decidedInTime) {
       book.decide(approvalId, {
         approved: false,
@@ -241,7 +296,7 @@ export class AgentLoop {
   ): Promise<ToolOutcome | undefined> {
     try {
       const conversation = this.state.conversation.ref;
-      const result = await this.tools.runTool.executeWithOptions({ summary: toolSummary(call) }, [
+      const result = await this.toolActivity(call.toolName).runTool.executeWithOptions({ summary: toolSummary(call) }, [
         {
           ...(conversation ? { conversation } : {}),
           agent: this.spec.name,

@@ -1,11 +1,15 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   CancellationScope,
   condition,
+  ContinueAsNew,
   continueAsNew,
   isCancellation,
   proxyActivities,
   setHandler,
+  TemporalFailure,
+  TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
@@ -26,7 +30,8 @@ import {
   subagentSettledSignal,
   transcriptQuery,
 } from '../protocol/definitions';
-import { agentFailure } from './failures';
+import { agentFailure, describeFailure, failureType } from './failures';
+import { agentActivityQueue } from './agent-task-queue';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
@@ -34,10 +39,17 @@ import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf } from './store-writes';
 
-const { describeAgent } = proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
-});
+/** How long a new run waits for a worker that serves its agent before it fails and says so. */
+export const agentWorkerWait = '1 minute';
+
+/** `describeAgent` on the agent's queue (older runs: the workflow's queue, with no wait limit). */
+function describeAgentOn(taskQueue: string | undefined) {
+  return proxyActivities<AgentActivities>({
+    startToCloseTimeout: '30 seconds',
+    ...(taskQueue ? { taskQueue, scheduleToStartTimeout: agentWorkerWait } : {}),
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
+  }).describeAgent;
+}
 
 /** Result text of every tool call a cancellation leaves open. */
 export const cancelledToolResult = 'Cancelled: the agent run was cancelled before this tool call finished.';
@@ -51,7 +63,8 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
   const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
   const state = AgentState.restore(input.state, identity, conversationOf(input));
-  const status = new StatusPublisher(state);
+  const activityQueue = agentActivityQueue(input.agent);
+  const status = new StatusPublisher(state, input);
   let activation: CancellationScope | undefined;
   let interruptRequested = false;
   let loop: AgentLoop | undefined;
@@ -67,7 +80,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
   registerApprovalHandlers(state, () => loop?.publishWaiting());
-  const children = new ChildRuns(state);
+  const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
   const report = new ParentReport(input, state);
 
@@ -76,17 +89,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
     if (input.prompt !== undefined) state.receive(input.prompt);
   }
-  if (input.mode === 'task' && !state.hasMessages() && !state.activationOpen && state.activations === 0) {
-    throw agentFailure(
-      'InvalidAgentInput',
-      `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
-    );
-  }
 
   try {
-    const spec =
-      input.spec ??
-      (await describeAgent({ agent: input.agent, callOptions: input.callOptions, overrides: input.overrides }));
+    if (input.mode === 'task' && !state.hasMessages() && !state.activationOpen && state.activations === 0) {
+      throw agentFailure(
+        'InvalidAgentInput',
+        `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
+      );
+    }
+    const spec = input.spec ?? (await describe(input, activityQueue));
+    status.useSpec(spec);
     loop = new AgentLoop(
       input,
       spec,
@@ -94,6 +106,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       status,
       new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children),
       new RuntimeTools(spec, children),
+      activityQueue,
     );
     for (;;) {
       if (!state.activationOpen) {
@@ -137,7 +150,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       if (outcome === 'continue-as-new') return await continueAsNewWith(input, spec, state);
       if (input.mode === 'task' && state.lastStopReason === 'failed') {
         // The store has everything before the run says it has ended.
-        state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', text: state.lastText });
+        state.events.emit({
+          type: 'run-finished',
+          status: 'failed',
+          stopReason: 'failed',
+          text: state.lastText,
+          error: state.lastError,
+        });
         await commitWrites(state);
         status.publish('failed', state.lastError);
         // A failed run owns no more work: its jobs and continuable children stop with it.
@@ -158,6 +177,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     await condition(allHandlersFinished);
     return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
   } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {
         state.closeOpenToolCalls(cancelledToolResult);
@@ -167,7 +187,44 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         status.publish('cancelled');
         await children.cancelAll();
         await report.settled(true);
+        await condition(allHandlersFinished);
       });
+      throw error;
+    }
+    // Other errors fail the workflow task and are retried: a fixed deploy resumes the run.
+    if (!(error instanceof TemporalFailure) || state.events.finished) throw error;
+    // Any failure (configuration, a missing worker, a model that failed) ends the run and says why.
+    const message = describeFailure(error);
+    await CancellationScope.nonCancellable(async () => {
+      state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
+      state.closeActivation('failed', message);
+      state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', error: message });
+      await commitWrites(state);
+      status.publish('failed', message);
+      await children.cancelAll();
+      await report.settled(true, message);
+      await condition(allHandlersFinished);
+    });
+    throw agentFailure(failureType(error) ?? 'AgentRunFailed', message);
+  }
+}
+
+/** The agent's spec from a worker that serves it; a run nobody serves fails with what to start. */
+async function describe(input: AgentWorkflowInput, activityQueue: string | undefined): Promise<AgentSpec> {
+  try {
+    return await describeAgentOn(activityQueue)({
+      agent: input.agent,
+      callOptions: input.callOptions,
+      overrides: input.overrides,
+    });
+  } catch (error) {
+    if (activityQueue && error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
+      throw agentFailure(
+        'NoWorkerForAgent',
+        `No worker serves agent '${input.agent}': nothing polled its task queue '${activityQueue}' for ${agentWorkerWait}. ` +
+          `Start a worker that registers it on task queue '${workflowInfo().taskQueue}': ` +
+          `createAgentWorker({ agents: [...] }), or npm run dev -- --agents ./my-agents.ts.`,
+      );
     }
     throw error;
   }

@@ -1,7 +1,14 @@
-import type { ApprovalDecision, ApprovalRequest, ApprovalRequestInput } from '../protocol/approval-types';
+import {
+  type ApprovalDecision,
+  type ApprovalRefusal,
+  type ApprovalRequest,
+  type ApprovalRequestInput,
+  closedApprovalProblem,
+} from '../protocol/approval-types';
 
-const rememberedRefusals = 20;
-/** Decided requests kept (and listed by `approvals()`); every decision is also in the event log. */
+/** Refused decisions kept (and listed by `approvals()`), newest last; enough for a storm of competing clients. */
+const rememberedRefusals = 100;
+/** Closed requests (decided or cancelled) kept and listed by `approvals()`; every decision is also in the event log. */
 const rememberedDecisions = 100;
 
 /**
@@ -11,8 +18,8 @@ const rememberedDecisions = 100;
 export class ApprovalBook {
   constructor(
     readonly requests: ApprovalRequest[] = [],
-    /** Decisions that could not apply (unknown id, refused signature), newest last. */
-    readonly refusals: Array<{ approvalId: string; reason: string; at: string }> = [],
+    /** Decisions that could not apply (unknown id, refused signature, already decided), newest last. */
+    readonly refusals: ApprovalRefusal[] = [],
   ) {}
 
   /** Records a user-approval request; it waits until decided. */
@@ -42,29 +49,39 @@ export class ApprovalBook {
       const pending = this.pending().map((item) => item.approvalId);
       return `Unknown approval id '${approvalId}'. Pending approvals: ${pending.length > 0 ? pending.join(', ') : 'none'}.`;
     }
-    if (request.decision) {
-      const { approved, by, decidedAt } = request.decision;
-      return `Approval '${approvalId}' was already decided: ${approved ? 'approved' : 'denied'} by ${by} at ${decidedAt}.`;
-    }
-    return undefined;
+    return closedApprovalProblem(request);
   }
 
   /** Applies a decision to a pending request. */
   decide(approvalId: string, decision: ApprovalDecision): ApprovalRequest {
     const request = this.get(approvalId);
-    if (!request || request.decision) throw new Error(this.problemWith(approvalId));
+    const problem = this.problemWith(approvalId);
+    if (!request || problem) throw new Error(problem);
     request.decision = decision;
     request.status = decision.approved ? 'approved' : 'denied';
-    const decided = this.requests.filter((item) => item.decision);
-    for (const old of decided.slice(0, Math.max(0, decided.length - rememberedDecisions))) {
-      this.requests.splice(this.requests.indexOf(old), 1);
-    }
+    this.forgetOldest();
     return request;
+  }
+
+  /** Closes a pending request without a decision (its wait was interrupted or cancelled); no-op otherwise. */
+  cancel(approvalId: string, reason: string, at: string): void {
+    const request = this.get(approvalId);
+    if (!request || request.status !== 'pending') return;
+    request.status = 'cancelled';
+    request.cancellation = { reason, at };
+    this.forgetOldest();
   }
 
   /** Remembers a decision that was refused, for the approvals query. */
   refuse(approvalId: string, reason: string, at: string): void {
     this.refusals.push({ approvalId, reason, at });
     if (this.refusals.length > rememberedRefusals) this.refusals.shift();
+  }
+
+  private forgetOldest(): void {
+    const closed = this.requests.filter((item) => item.status !== 'pending');
+    for (const old of closed.slice(0, Math.max(0, closed.length - rememberedDecisions))) {
+      this.requests.splice(this.requests.indexOf(old), 1);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { proxyActivities, setHandler } from '@temporalio/workflow';
+import { patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { AgentState } from './agent-state';
 import type { ApprovalDecisionInput, ApprovalRequest } from '../protocol/approval-types';
@@ -9,6 +9,7 @@ import {
   pendingApprovalsQuery,
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
+import { faultPatches } from './fault-patches';
 
 const { verifyApproval } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -16,16 +17,38 @@ const { verifyApproval } = proxyActivities<AgentActivities>({
 });
 
 /**
- * Registers the approval handlers. An approval is verified by an activity (signature, presented
- * input) before it applies; a denial needs no proof. `onDecided` lets the status follow.
+ * Registers the approval handlers. Decisions, by signal or update, apply one at a time in the
+ * order they arrived: an approval waits for its verification activity (signature, presented
+ * input), and a later decision waits for it. Every decision that cannot apply is recorded as a
+ * refusal, whatever its reason. `onDecided` lets the status follow.
  */
 export function registerApprovalHandlers(state: AgentState, onDecided: () => void): void {
   const book = state.approvals;
+  let previous: Promise<unknown> = Promise.resolve();
+
+  function inArrivalOrder<T>(work: () => Promise<T>): Promise<T> {
+    if (!patched(faultPatches.orderedDecisions)) return work();
+    const turn = previous.then(work);
+    previous = turn.catch(() => undefined);
+    return turn;
+  }
+
+  function refuse(approvalId: unknown, type: string, reason: string): never {
+    book.refuse(typeof approvalId === 'string' ? approvalId : String(approvalId), reason, new Date().toISOString());
+    throw agentFailure(type, reason);
+  }
 
   async function apply(decision: ApprovalDecisionInput): Promise<ApprovalRequest> {
+    if (typeof decision?.approved !== 'boolean') {
+      refuse(
+        decision?.approvalId,
+        'InvalidApprovalDecision',
+        `An approval decision needs approved: true or false; got ${JSON.stringify(decision?.approved) ?? 'undefined'}.`,
+      );
+    }
+    const problem = book.problemWith(decision.approvalId);
     const request = book.get(decision.approvalId);
-    if (!request || request.decision)
-      throw agentFailure('ApprovalNotPending', book.problemWith(decision.approvalId) ?? '');
+    if (problem || !request) refuse(decision.approvalId, 'ApprovalNotPending', problem ?? '');
     if (decision.approved) {
       const verdict = await verifyApproval({
         workflowId: request.workflowId,
@@ -37,15 +60,18 @@ export function registerApprovalHandlers(state: AgentState, onDecided: () => voi
         signature: decision.signature,
         presentedInput: decision.input,
       });
+      // The request stays pending for a valid decision.
       if (!verdict.valid) {
-        const reason = verdict.reason ?? `Approval '${request.approvalId}' was refused.`;
-        book.refuse(request.approvalId, reason, new Date().toISOString());
-        throw agentFailure('ApprovalRefused', reason);
+        refuse(
+          request.approvalId,
+          'ApprovalRefused',
+          verdict.reason ?? `Approval '${request.approvalId}' was refused.`,
+        );
       }
+      // The wait may have timed out or been cancelled while the verification ran.
+      const late = book.problemWith(decision.approvalId);
+      if (late) refuse(decision.approvalId, 'ApprovalNotPending', late);
     }
-    // The request may have been decided (or timed out) while the verification ran.
-    const problem = book.problemWith(decision.approvalId);
-    if (problem) throw agentFailure('ApprovalNotPending', problem);
     const decided = book.decide(decision.approvalId, {
       approved: decision.approved,
       ...(decision.reason ? { reason: decision.reason } : {}),
@@ -56,31 +82,17 @@ export function registerApprovalHandlers(state: AgentState, onDecided: () => voi
     return decided;
   }
 
-  setHandler(decideApprovalUpdate, apply, {
-    validator: (decision) => {
-      if (typeof decision?.approved !== 'boolean') {
-        throw new Error(
-          `An approval decision needs approved: true or false; got ${JSON.stringify(decision?.approved)}.`,
-        );
-      }
-      const problem = book.problemWith(decision.approvalId);
-      if (problem) throw new Error(problem);
-    },
-    description: 'Approve or deny a pending tool call; rejects unknown, decided and unverifiable approvals.',
+  // No validator: a validator may not change state, and every refusal must be recorded. The
+  // handler still answers at once when no earlier decision is being verified.
+  setHandler(decideApprovalUpdate, (decision) => inArrivalOrder(() => apply(decision)), {
+    description:
+      'Approve or deny a pending tool call; unknown, decided and unverifiable approvals fail, and are listed as refusals.',
   });
   setHandler(
     decideApprovalSignal,
     async (decision) => {
-      const problem =
-        typeof decision?.approved !== 'boolean'
-          ? `An approval decision needs approved: true or false; got ${JSON.stringify(decision?.approved)}.`
-          : book.problemWith(decision.approvalId);
-      if (problem) {
-        book.refuse(String(decision?.approvalId), problem, new Date().toISOString());
-        return;
-      }
-      // A refused approval is recorded by apply(); the request stays pending for a valid decision.
-      await apply(decision).catch(() => undefined);
+      // apply() recorded the refusal; a signal has no caller to answer.
+      await inArrivalOrder(() => apply(decision)).catch(() => undefined);
     },
     { description: 'Approve or deny a pending tool call; refused decisions are listed by the approvals query.' },
   );

@@ -9,6 +9,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   startChild,
   workflowInfo,
@@ -26,6 +27,7 @@ import {
   type SubagentSettlement,
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
+import { faultPatches } from './fault-patches';
 
 type Output = ToolResultPart['output'];
 
@@ -40,18 +42,25 @@ export interface ChildStart {
   mapsOutputFor?: string;
 }
 
-const { mapSubagentOutput } = proxyActivities<AgentActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 3 },
-});
-
 /**
  * Every child of this run from start to end: foreground runs, background jobs and continuable
  * children, their settlements, and the runtime tools' actions on them. The records live in
  * `state.children`, so continue-as-new carries them.
  */
 export class ChildRuns {
-  constructor(private readonly state: AgentState) {}
+  private readonly mapSubagentOutput;
+
+  constructor(
+    private readonly state: AgentState,
+    /** The agent's activity queue (older runs: the workflow's own). */
+    activityQueue?: string,
+  ) {
+    this.mapSubagentOutput = proxyActivities<AgentActivities>({
+      startToCloseTimeout: '1 minute',
+      ...(activityQueue ? { taskQueue: activityQueue } : {}),
+      retry: { maximumAttempts: 3 },
+    }).mapSubagentOutput;
+  }
 
   /** Records a new child (its id counts this run's children) and emits `subagent-started`. */
   add(call: { toolName: string; toolCallId: string }, agent: string, depth: number, mode: ChildMode, task: string) {
@@ -158,7 +167,16 @@ export class ChildRuns {
     const job = this.find('job', jobId);
     if (!job) return this.unknown('job', jobId);
     if (job.status !== 'running') return { type: 'text', value: `job ${jobId} already finished (${job.status})` };
-    await getExternalWorkflowHandle(job.workflowId).cancel();
+    try {
+      await getExternalWorkflowHandle(job.workflowId).cancel();
+    } catch (error) {
+      // The job closed between the check and the cancel: its settlement is on its way.
+      if (isCancellation(error) || !patched(faultPatches.runtimeToolErrors)) throw error;
+      return {
+        type: 'error-text',
+        value: `Error: job ${jobId} could not be killed: it closed meanwhile (${describeFailure(error)}). Call job_output to read how it ended.`,
+      };
+    }
     await condition(() => job.status !== 'running', '1 minute');
     return { type: 'text', value: `job ${jobId} killed` };
   }
@@ -173,8 +191,19 @@ export class ChildRuns {
         value: `Error: subagent ${subagentId} is closed (${child.status}); start a new one.`,
       };
     }
+    const working = child.working;
     child.working = true;
-    await getExternalWorkflowHandle(child.workflowId).signal(sendMessageSignal, { text: message });
+    try {
+      await getExternalWorkflowHandle(child.workflowId).signal(sendMessageSignal, { text: message });
+    } catch (error) {
+      // The child closed between the check and the signal: nothing will answer this message.
+      if (isCancellation(error) || !patched(faultPatches.runtimeToolErrors)) throw error;
+      child.working = working;
+      return {
+        type: 'error-text',
+        value: `Error: subagent ${subagentId} closed before the message arrived (${describeFailure(error)}); start a new one.`,
+      };
+    }
     return { type: 'text', value: `sent message to subagent ${subagentId}` };
   }
 
@@ -236,7 +265,7 @@ export class ChildRuns {
       return errorOutput(result.stopReason, diagnostics, result.text);
     }
     if (mapsOutputFor === undefined) return { type: 'text', value: result.text };
-    const mapped = await mapSubagentOutput({
+    const mapped = await this.mapSubagentOutput({
       agent: mapsOutputFor,
       toolName: child.toolName,
       result: { text: result.text, stopReason: result.stopReason, steps: result.steps, workflowId: child.workflowId },

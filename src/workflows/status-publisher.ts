@@ -1,19 +1,40 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentState } from './agent-state';
-import type { AgentStatus } from '../protocol/definitions';
-import { agentNameKey, agentStatusKey, pendingApprovalsKey } from '../protocol/search-attributes';
+import type { AgentStatus, AgentWorkflowInput } from '../protocol/definitions';
+import {
+  agentNameKey,
+  agentStatusKey,
+  initialSearchAttributes,
+  pendingApprovalsKey,
+} from '../protocol/search-attributes';
 
 /**
- * Shows the run's status in Temporal UI: current details always, and the `CadreStatus`
- * search attribute when the run was started with Cadre's search attributes (servers
- * without them registered, such as the time-skipping test server, get details only).
+ * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
+ * (`CadreStatus`, `CadrePendingApprovals`) when the run was started with them, or when the
+ * worker found them registered in the namespace (a client in another language need not set
+ * them). Servers without them, such as the time-skipping test server, get details only.
  */
 export class StatusPublisher {
-  readonly searchAttributesEnabled = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
+  private startedWithAttributes = workflowInfo().typedSearchAttributes.get(agentNameKey) !== undefined;
+  private registered = false;
   private published?: AgentStatus;
   private publishedPending = 0;
 
-  constructor(private readonly state: AgentState) {}
+  constructor(
+    private readonly state: AgentState,
+    private readonly input: AgentWorkflowInput,
+  ) {}
+
+  /** True when the run's search attributes are kept up to date (children get theirs at start too). */
+  get searchAttributesEnabled(): boolean {
+    return this.startedWithAttributes || this.registered;
+  }
+
+  /** Learns from the agent's spec whether the namespace has Cadre's search attributes registered. */
+  useSpec(spec: AgentSpec): void {
+    this.registered = spec.searchAttributes === true;
+  }
 
   /** Sets the status, with a line of detail for the UI. */
   publish(status: AgentStatus, detail?: string): void {
@@ -25,13 +46,22 @@ export class StatusPublisher {
         .filter(Boolean)
         .join(' · '),
     );
-    if (this.searchAttributesEnabled && (this.published !== status || this.publishedPending !== pending)) {
-      upsertSearchAttributes([
-        { key: agentStatusKey, value: status },
-        { key: pendingApprovalsKey, value: pending },
-      ]);
-      this.published = status;
-      this.publishedPending = pending;
-    }
+    if (!this.searchAttributesEnabled || (this.published === status && this.publishedPending === pending)) return;
+    const current = [
+      { key: agentStatusKey, value: status },
+      { key: pendingApprovalsKey, value: pending },
+    ];
+    // Started without them: the agent, depth and tree are published once, with the first status.
+    const identity = this.startedWithAttributes
+      ? []
+      : initialSearchAttributes(
+          this.input.agent,
+          this.input.depth ?? 0,
+          this.input.rootWorkflowId ?? workflowInfo().workflowId,
+        ).filter((attribute) => attribute.key !== agentStatusKey && attribute.key !== pendingApprovalsKey);
+    upsertSearchAttributes([...identity, ...current]);
+    this.startedWithAttributes = true;
+    this.published = status;
+    this.publishedPending = pending;
   }
 }

@@ -27,7 +27,7 @@ describe('approval timeout with time-skipping', () => {
     const wallStart = Date.now();
     const simulatedStart = await env.currentTimeMs();
     // Queries need a worker, so the transcript and approvals are read before it stops.
-    const { result, transcript, approvals } = await worker.worker.runUntil(async () => {
+    const { result, transcript, approvals } = await worker.runUntil(async () => {
       const handle = await client.start('forgetful', { prompt: 'wipe it' });
       return {
         result: await handle.result(),

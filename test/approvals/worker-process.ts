@@ -42,8 +42,8 @@ async function main(): Promise<void> {
     ],
     address,
     taskQueue,
-    models: new ModelRegistry(),
-    approvalSecret: '',
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    approvalSecret: false,
   });
   process.stdout.write('ready\n');
   await worker.run();

@@ -75,7 +75,7 @@ const agents = [
 describe('continuable subagents', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents, { models: new ModelRegistry() });
+    env = await startAgentTestEnv(agents, { models: new ModelRegistry({ defaultRoute: 'demo:scripted' }) });
   });
   afterAll(async () => {
     await env.stop();

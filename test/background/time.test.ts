@@ -54,7 +54,7 @@ describe('background subagents with time-skipping', () => {
   it('waits for a job with job_output, first past its timeout, then until it is done', async () => {
     const { worker, client } = await timeSkippingAgents(env, agents);
     const start = await env.currentTimeMs();
-    const text = await worker.worker.runUntil(client.run('patient', 'go'));
+    const text = await worker.runUntil(client.run('patient', 'go'));
     expect(JSON.parse(text.text)).toEqual([
       'started background subagent job work-1',
       'job work-1 is still running after 1800s',
@@ -65,7 +65,7 @@ describe('background subagents with time-skipping', () => {
 
   it('closes a continuable child after its idle timeout', async () => {
     const { worker, client } = await timeSkippingAgents(env, agents);
-    await worker.worker.runUntil(async () => {
+    await worker.runUntil(async () => {
       const start = await env.currentTimeMs();
       const handle = await client.start('host', { mode: 'session' });
       await handle.send('start an aide');

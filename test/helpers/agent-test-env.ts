@@ -15,7 +15,7 @@ export interface AgentTestEnv {
 /** Options of a test environment: an approval secret, or a task queue to share with another worker. */
 export interface AgentTestEnvOptions {
   models?: ModelRegistry;
-  approvalSecret?: string;
+  approvalSecret?: string | false;
   taskQueue?: string;
 }
 
@@ -31,9 +31,9 @@ export async function startAgentTestEnv(
     address,
     namespace: testNamespace(),
     taskQueue,
-    models: options.models ?? new ModelRegistry(),
-    // An empty string keeps a CADRE_APPROVAL_SECRET of the environment out of tests that expect none.
-    approvalSecret: options.approvalSecret ?? '',
+    models: options.models ?? new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    // false keeps a CADRE_APPROVAL_SECRET of the environment out of tests that expect none.
+    approvalSecret: options.approvalSecret ?? false,
   });
   const running = worker.run();
   const client = await AgentClient.connect({ address, namespace: testNamespace(), taskQueue });

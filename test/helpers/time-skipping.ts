@@ -17,8 +17,8 @@ export async function timeSkippingAgents(
     client: env.client,
     namespace: env.namespace ?? 'default',
     taskQueue,
-    models: new ModelRegistry(),
-    approvalSecret: '',
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    approvalSecret: false,
   });
   // The test server has no Cadre search attributes registered.
   return { worker, client: AgentClient.fromClient(env.client, { taskQueue, searchAttributes: false }) };

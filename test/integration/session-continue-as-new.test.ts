@@ -37,8 +37,8 @@ describe('a long chat session without tool calls', () => {
     worker = await createAgentWorker({
       ...connection,
       agents: [chat],
-      models: new ModelRegistry(),
-      approvalSecret: '',
+      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      approvalSecret: false,
     });
     running = worker.run();
     client = await AgentClient.connect(connection);

@@ -25,10 +25,10 @@ async function main(): Promise<void> {
   const worker = await createAgentWorker({
     agents: [...exampleAgents, historyAgent(3)],
     taskQueue,
-    models: new ModelRegistry(),
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
   });
   const client = await AgentClient.connect({ taskQueue, searchAttributes: false });
-  await worker.worker.runUntil(async () => {
+  await worker.runUntil(async () => {
     const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: id('task') });
     await task.result();
     const chunks = await client.start('history-3', {

@@ -52,7 +52,7 @@ describe('activities retried after they wrote to the store', () => {
 
   beforeAll(async () => {
     store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
-    const models = new ModelRegistry();
+    const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
     activities = createActivities({
       agents: new AgentRegistry([agent], models),
       models,

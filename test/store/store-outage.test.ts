@@ -49,8 +49,8 @@ describe('a conversation store outage in the middle of a run', () => {
       address: testAddress(),
       namespace: testNamespace(),
       taskQueue,
-      models: new ModelRegistry(),
-      approvalSecret: '',
+      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      approvalSecret: false,
       store: storeUrl,
       storeOutageWaitMs: 300,
     });

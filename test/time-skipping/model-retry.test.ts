@@ -37,7 +37,7 @@ describe('model steps with time-skipping', () => {
     const { worker, client } = await timeSkippingAgents(env, [flaky]);
     const wallStart = Date.now();
     const simulatedStart = await env.currentTimeMs();
-    const result = await worker.worker.runUntil(client.run('flaky', 'hello'));
+    const result = await worker.runUntil(client.run('flaky', 'hello'));
     const simulatedHours = ((await env.currentTimeMs()) - simulatedStart) / 3_600_000;
     expect(result.text).toBe('finally');
     // Three failures: waits of 1 h, 2 h and 4 h before the fourth attempt.

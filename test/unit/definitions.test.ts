@@ -32,20 +32,35 @@ describe('defineAgent', () => {
 
 describe('AgentRegistry', () => {
   it('lists the agents it serves when asked for an unknown one', () => {
-    const registry = new AgentRegistry([defineAgent({ name: 'b' }), defineAgent({ name: 'a' })], new ModelRegistry());
+    const registry = new AgentRegistry([defineAgent({ name: 'b' }), defineAgent({ name: 'a' })], new ModelRegistry({ defaultRoute: 'demo:scripted' }));
     expect(() => registry.get('c')).toThrow("Unknown agent 'c'. This worker serves: a, b.");
   });
 
   it('fills defaults into the spec and uses the demo model when none is named', () => {
-    const registry = new AgentRegistry([defineAgent({ name: 'a' })], new ModelRegistry());
+    const registry = new AgentRegistry([defineAgent({ name: 'a' })], new ModelRegistry({ defaultRoute: 'demo:scripted' }));
     expect(registry.spec('a')).toMatchObject({ name: 'a', modelRoute: 'demo:scripted', maxSteps: 20, toolNames: [] });
   });
 });
 
 describe('ModelRegistry', () => {
-  it('names the configured providers when a route cannot be resolved', () => {
+  it('names the variable to set when a built-in provider has no key', () => {
     expect(() => ModelRegistry.fromEnvironment({}).resolve('openai:gpt-5-mini')).toThrow(
-      "Model route 'openai:gpt-5-mini' cannot be resolved. Use '<provider>:<model>' with a configured provider (demo);",
+      "Model route 'openai:gpt-5-mini' needs the openai provider: set OPENAI_API_KEY on the worker.",
+    );
+    expect(() => ModelRegistry.fromEnvironment({}).resolve('anthropic:claude-sonnet-4-5')).toThrow(
+      'set ANTHROPIC_API_KEY on the worker.',
+    );
+  });
+
+  it('says how to configure an OpenAI-compatible server for an unknown provider', () => {
+    expect(() => ModelRegistry.fromEnvironment({}).resolve('ollama:llama3.2')).toThrow(
+      "Model route 'ollama:llama3.2' names provider 'ollama', which is not configured. For an OpenAI-compatible server set CADRE_OPENAI_COMPATIBLE_BASE_URL and CADRE_OPENAI_COMPATIBLE_NAME=ollama; configured providers: demo.",
+    );
+  });
+
+  it('names the route format when a route has no provider', () => {
+    expect(() => ModelRegistry.fromEnvironment({}).resolve('gpt-5-mini')).toThrow(
+      "Model route 'gpt-5-mini' cannot be resolved. Use '<provider>:<model>' with a configured provider (demo);",
     );
   });
 
@@ -60,8 +75,27 @@ describe('ModelRegistry', () => {
     expect(registry.resolve('openai:gpt-5-mini')).toMatchObject({ modelId: 'gpt-5-mini' });
   });
 
-  it('defaults to the demo model when nothing is configured', () => {
-    expect(ModelRegistry.fromEnvironment({}).defaultRoute).toBe('demo:scripted');
+  it('has no default model when nothing is configured: the demo is never a silent fallback', () => {
+    expect(ModelRegistry.fromEnvironment({}).defaultRoute).toBeUndefined();
+    expect(ModelRegistry.fromEnvironment({}).hasProvider()).toBe(false);
+    expect(ModelRegistry.fromEnvironment({ CADRE_MODEL: 'demo:scripted' }).defaultRoute).toBe('demo:scripted');
+  });
+
+  it('refuses an agent without a model when no default is configured, saying what to set', () => {
+    const registry = new AgentRegistry([defineAgent({ name: 'helper' })], ModelRegistry.fromEnvironment({}));
+    expect(() => registry.checkModels()).toThrow(
+      "Agent 'helper' names no model and no default model is configured. Give it one (defineAgent({ model: 'openai:gpt-5-mini' })), set CADRE_MODEL",
+    );
+  });
+
+  it("refuses an agent whose route's provider has no key, naming the agent and the variable", () => {
+    const registry = new AgentRegistry(
+      [defineAgent({ name: 'writer', model: 'openai:gpt-5-mini' })],
+      ModelRegistry.fromEnvironment({}),
+    );
+    expect(() => registry.checkModels()).toThrow(
+      "Agent 'writer': Model route 'openai:gpt-5-mini' needs the openai provider: set OPENAI_API_KEY on the worker.",
+    );
   });
 });
 

@@ -1,11 +1,17 @@
 import type { AnyAgentDefinition } from '../../agents/agent-definition';
 import { createAgentWorker } from '../../worker/create-agent-worker';
+import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
 export async function devCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
   const server = await openServer(write);
-  const worker = await createAgentWorker({ agents, address: server.address, namespace: server.namespace });
+  const worker = await createAgentWorker({
+    agents,
+    address: server.address,
+    namespace: server.namespace,
+    models: modelsForTrying(write),
+  });
   const running = worker.run();
   write(`[cadre] Temporal server: ${server.address} (namespace ${server.namespace})`);
   write(`[cadre] Temporal UI:     ${server.uiUrl ?? '(unknown; set CADRE_UI_URL)'}`);
@@ -13,13 +19,17 @@ export async function devCommand(agents: AnyAgentDefinition[], write: (line: str
   const names = worker.agents.names();
   const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
   write(`[cadre] try: npm run cadre -- run ${example} "What time is it in Europe/Paris?"`);
+  write(`[cadre] your own agents: npm run dev -- --agents ./my-agents.ts (this worker then serves those instead)`);
   await stopOnSignal(() => worker.shutdown());
   await running;
   await server.stop();
   return 0;
 }
 
-/** `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C. */
+/**
+ * `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C.
+ * Its models come from the environment only: an agent whose model cannot be resolved stops it at start.
+ */
 export async function workerCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
   const worker = await createAgentWorker({ agents });
   const running = worker.run();

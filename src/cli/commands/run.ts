@@ -1,36 +1,30 @@
 import { AgentClient } from '../../client/agent-client';
+import { ConfigurationError } from '../../errors';
 import { defaultUiUrl } from '../open-server';
-import { promptForApprovals } from '../approval-prompter';
-import { followEvents } from '../event-printer';
+import { Printer } from '../printer';
+import { watchRun } from '../watch-run';
 
 /** `cadre run <agent> "<prompt>"`: starts a run on a running worker, prints its steps, answer and UI link. */
 export async function runCommand(
   agent: string,
   prompt: string,
-  write: (line: string) => void,
+  printer: Printer,
   runtimeContext?: Record<string, unknown>,
 ): Promise<number> {
   const client = await AgentClient.connect({
     uiUrl: process.env.CADRE_UI_URL ?? (process.env.TEMPORAL_ADDRESS ? undefined : defaultUiUrl),
   });
   try {
-    const handle = await client.start(agent, { prompt, runtimeContext });
-    write(`[cadre] workflow ${handle.workflowId}`);
-    const result = handle.result();
-    await Promise.all([followEvents(handle, write), promptForApprovals(handle, result, write)]);
-    try {
-      const { text, steps, stopReason } = await result;
-      write('');
-      write(`Final answer (${steps} steps, ${stopReason}):`);
-      write(text);
-      return 0;
-    } catch (error) {
-      const cause = (error as { cause?: Error }).cause;
-      write(`The run failed: ${cause?.message ?? (error as Error).message}`);
-      return 1;
-    } finally {
-      write(`Temporal UI: ${handle.uiUrl() ?? '(set CADRE_UI_URL to get a link)'}`);
+    const workers = await client.workersFor(agent);
+    if (workers === 0) {
+      throw new ConfigurationError(
+        `No worker serves agent '${agent}' on task queue '${client.taskQueue}'. Start one that registers it: ` +
+          `npm run dev -- --agents ./my-agents.ts (or npm run cadre -- worker --agents ./my-agents.ts), then run this again.`,
+      );
     }
+    const handle = await client.start(agent, { prompt, runtimeContext });
+    printer.line(`[cadre] workflow ${handle.workflowId}`);
+    return await watchRun(client, handle, printer);
   } finally {
     await client.close();
   }

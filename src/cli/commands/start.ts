@@ -1,9 +1,10 @@
 import { exampleAgents } from '../../../examples';
 import { AgentClient } from '../../client/agent-client';
 import { createAgentWorker } from '../../worker/create-agent-worker';
+import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
-import { promptForApprovals } from '../approval-prompter';
-import { followEvents } from '../event-printer';
+import type { Printer } from '../printer';
+import { watchRun } from '../watch-run';
 
 /** The default prompt of `npm start`. */
 export const defaultStartPrompt = 'What time is it in Asia/Tokyo? Also count the words of this question.';
@@ -12,12 +13,14 @@ export const defaultStartPrompt = 'What time is it in Asia/Tokyo? Also count the
  * `cadre start` (what `npm start` runs): one example agent end to end on the embedded server,
  * printing each step, the final answer and the run's Temporal UI link; exits when done.
  */
-export async function startCommand(prompt: string | undefined, write: (line: string) => void): Promise<number> {
+export async function startCommand(prompt: string | undefined, printer: Printer): Promise<number> {
+  const write = printer.line;
   const server = await openServer(write);
   const worker = await createAgentWorker({
     agents: exampleAgents,
     address: server.address,
     namespace: server.namespace,
+    models: modelsForTrying(write),
   });
   const running = worker.run();
   const client = await AgentClient.connect({
@@ -26,25 +29,15 @@ export async function startCommand(prompt: string | undefined, write: (line: str
     uiUrl: server.uiUrl,
   });
   try {
-    const route = worker.agents.spec('assistant').modelRoute;
-    write(
-      `[cadre] agent 'assistant' on model ${route}${route.startsWith('demo:') ? ' (offline scripted demo, not an LLM; set OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL for a real model)' : ''}`,
-    );
+    write(`[cadre] agent 'assistant' on model ${worker.agents.spec('assistant').modelRoute}`);
     const handle = await client.start('assistant', { prompt: prompt ?? defaultStartPrompt });
     write(`[cadre] workflow ${handle.workflowId}`);
-    const result = handle.result();
-    await Promise.all([followEvents(handle, write), promptForApprovals(handle, result, write)]);
-    const { text, steps, stopReason } = await result;
-    write('');
-    write(`Final answer (${steps} steps, ${stopReason}):`);
-    write(text);
-    write('');
-    write(`Temporal UI: ${handle.uiUrl() ?? '(UI address unknown; set CADRE_UI_URL)'}`);
+    const code = await watchRun(client, handle, printer);
     if (!server.external)
       write(
         '(The server stops with this command; `npm run dev` serves the UI again, with this run kept in .cadre/data.)',
       );
-    return 0;
+    return code;
   } finally {
     worker.shutdown();
     await running;
