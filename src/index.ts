@@ -1,5 +1,10 @@
-/** Cadre's public surface for workers and backends. Workflow-side code imports `cadre/workflows`. */
-export { defineAgent, AgentRegistry, ModelRegistry, DemoModel, demoLabel } from './agents';
+/**
+ * `cadre`: defining agents, and the types every other entry point shares. It loads no Temporal
+ * worker or client code. Backends import `cadre/client`, workers `cadre/worker`, other-language
+ * integrations read `cadre/workflows`, tests use `cadre/testing`.
+ */
+export { defineAgent, ModelRegistry, DemoModel, demoLabel } from './agents';
+export { demoRoute } from './agents/model-registry';
 export type {
   AgentDefinition,
   AgentSpec,
@@ -7,24 +12,18 @@ export type {
   ModelRetrySettings,
   ModelFactory,
   ModelRegistryOptions,
+  SubagentDefinition,
+  SubagentResult,
 } from './agents';
-export { AgentClient, AgentHandle, historySizeBytes } from './client';
-export type { AgentClientOptions, StartAgentOptions } from './client';
-export { createAgentWorker, defaultTaskQueue } from './worker';
-export type { AgentWorker, AgentWorkerOptions } from './worker';
-export { startDevServer, createTimeSkippingEnvironment } from './server';
-export type { DevServer, DevServerOptions } from './server';
+export type {
+  AgentCallSettings,
+  AgentOverrides,
+  AnyAgentDefinition,
+  PrepareCallArgs,
+  RuntimeContext,
+  ToolExecutionSettings,
+} from './agents/agent-definition';
 export { CadreError, ConfigurationError } from './errors';
-export {
-  openStore,
-  describeStoreUrl,
-  defaultStoreFile,
-  SqliteConversationStore,
-  PostgresConversationStore,
-  StoreUnavailableError,
-  StoreConsistencyError,
-} from './store';
-export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';
 export type {
   AgentMode,
   AgentRunResult,
@@ -32,6 +31,20 @@ export type {
   AgentStatusReport,
   AgentWorkflowInput,
   StopReason,
+  SubagentSettlement,
   TranscriptPage,
 } from './protocol/definitions';
+export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
+export type {
+  ApprovalCancellation,
+  ApprovalDecision,
+  ApprovalDecisionInput,
+  ApprovalRefusal,
+  ApprovalRequest,
+  ApprovalsReport,
+} from './protocol/approval-types';
+export type { ChildRun } from './protocol/state-snapshot';
+export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './client/tree-stream';
+export type { AgentClientOptions, StartAgentOptions } from './client/agent-client';
 export type { TokenUsage } from './activities/types';
+export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';

@@ -1,4 +1,20 @@
+/**
+ * `cadre/client`: starting and driving agent runs from any backend. Loads the Temporal client and
+ * the conversation store readers, never the worker or its native code.
+ */
 export { AgentClient } from './agent-client';
 export type { AgentClientOptions, StartAgentOptions } from './agent-client';
 export { AgentHandle } from './agent-handle';
+export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
 export { historySizeBytes } from './history-size';
+export {
+  resolveTemporalConnection,
+  defaultTemporalAddress,
+  defaultTemporalNamespace,
+  type TemporalConnectionConfig,
+  type TemporalConnectionOptions,
+  type TemporalConnectionSettings,
+} from './temporal-connection';
+export { TemporalUnreachableError } from './temporal-unreachable';
+export { CadreError, ConfigurationError } from '../errors';
+export type * from '../index';

@@ -1,2 +1,20 @@
+/**
+ * `cadre/worker`: running agents. A worker runs the agent workflow and, for each agent it serves,
+ * that agent's activities; plus the conversation store and the servers for development.
+ */
 export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
 export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';
+export { AgentRegistry } from '../agents/agent-registry';
+export { defineAgent, ModelRegistry, DemoModel } from '../agents';
+export { startDevServer, registerSearchAttributes } from '../server';
+export type { DevServer, DevServerOptions } from '../server';
+export {
+  openStore,
+  describeStoreUrl,
+  defaultStoreFile,
+  SqliteConversationStore,
+  PostgresConversationStore,
+  StoreUnavailableError,
+  StoreConsistencyError,
+} from '../store';
+export { agentTaskQueue } from '../protocol/task-queues';

@@ -1,12 +1,37 @@
-/** Workflow entry point bundled by the worker; sandbox-safe. */
+/**
+ * `cadre/workflows`: the agent workflow (bundled by the worker; sandbox-safe) and every name a
+ * client in any language needs: its type, signals, queries, the update and search attributes.
+ * Only `agentWorkflow` is a function here: the worker registers every exported function as a workflow.
+ */
 export { agentWorkflow } from './agent-workflow';
 export {
+  agentWorkflowType,
+  approvalsQuery,
+  childrenQuery,
+  decideApprovalSignal,
+  decideApprovalUpdate,
   endSessionSignal,
+  eventsQuery,
+  interruptSignal,
+  pendingApprovalsQuery,
   sendMessageSignal,
   statusQuery,
+  subagentSettledSignal,
   transcriptQuery,
+  type AgentMode,
   type AgentRunResult,
+  type AgentStatus,
   type AgentStatusReport,
   type AgentWorkflowInput,
+  type StopReason,
+  type SubagentSettlement,
+  type TranscriptPage,
 } from '../protocol/definitions';
-export { cadreSearchAttributes } from '../protocol/search-attributes';
+export {
+  agentDepthKey,
+  agentNameKey,
+  agentStatusKey,
+  cadreSearchAttributes,
+  pendingApprovalsKey,
+  rootWorkflowIdKey,
+} from '../protocol/search-attributes';

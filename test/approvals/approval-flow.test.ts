@@ -166,18 +166,24 @@ describe('tool approvals on a real Temporal server', () => {
     await env.client.client.workflow
       .getHandle(handle.workflowId)
       .signal('decideApproval', { approvalId: 'nope', approved: true });
-    await waitFor(async () => (await handle.approvals()).refusals.length === 1, 'refusal of the signal');
-    expect((await handle.approvals()).refusals[0]?.reason).toBe(
+    // Every refusal is listed, by update as by signal.
+    await waitFor(async () => (await handle.approvals()).refusals.length === 2, 'refusal of the signal');
+    expect((await handle.approvals()).refusals.map((refusal) => refusal.reason)).toEqual([
+      "Unknown approval id 'approval-9-9'. Pending approvals: approval-1-1.",
       "Unknown approval id 'nope'. Pending approvals: approval-1-1.",
-    );
+    ]);
 
     await handle.approve('approval-1-1', { by: 'alice' });
     await expect(handle.deny('approval-1-1', { by: 'bob' })).rejects.toThrow(
       /^Approval 'approval-1-1' was already decided: approved by alice at \d{4}-\d\d-\d\dT/,
     );
     await handle.result();
+    // The finished run still tells what became of the request.
     await expect(handle.approve('approval-1-1', { by: 'carol' })).rejects.toThrow(
-      `Approval 'approval-1-1' cannot be decided: run ${handle.workflowId} is completed.`,
+      /^Approval 'approval-1-1' was already decided: approved by alice at /,
+    );
+    await expect(handle.approve('approval-7-7', { by: 'carol' })).rejects.toThrow(
+      `Approval 'approval-7-7' cannot be decided: run ${handle.workflowId} is completed.`,
     );
   });
 

@@ -16,6 +16,8 @@ export interface AgentTestEnv {
 export interface AgentTestEnvOptions {
   models?: ModelRegistry;
   approvalSecret?: string | false;
+  /** The secret before a rotation, still accepted when verifying. */
+  previousApprovalSecret?: string;
   taskQueue?: string;
 }
 
@@ -34,6 +36,7 @@ export async function startAgentTestEnv(
     models: options.models ?? new ModelRegistry({ defaultRoute: 'demo:scripted' }),
     // false keeps a CADRE_APPROVAL_SECRET of the environment out of tests that expect none.
     approvalSecret: options.approvalSecret ?? false,
+    ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
   });
   const running = worker.run();
   const client = await AgentClient.connect({ address, namespace: testNamespace(), taskQueue });

@@ -1,7 +1,7 @@
 import { AgentClient } from '../../client/agent-client';
 import { ConfigurationError } from '../../errors';
 import { defaultUiUrl } from '../open-server';
-import { Printer } from '../printer';
+import { type Printer } from '../printer';
 import { watchRun } from '../watch-run';
 
 /** `cadre run <agent> "<prompt>"`: starts a run on a running worker, prints its steps, answer and UI link. */
