@@ -1,0 +1,68 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { defineAgent } from '../../src/agents/define-agent';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+
+const words = 'Every heartbeat of a streaming model step carries the step and the text generated so far.'.split(' ');
+let finished = false;
+
+/** A model that streams one word every 250 ms: several periodic heartbeats fall between its deltas. */
+const slowModel = new MockLanguageModelV4({
+  doStream: async () => ({
+    stream: new ReadableStream<LanguageModelV4StreamPart>({
+      async start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'text-start', id: 't' });
+        for (const word of words) {
+          controller.enqueue({ type: 'text-delta', id: 't', delta: `${word} ` });
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        controller.enqueue({ type: 'text-end', id: 't' });
+        controller.enqueue({
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: words.length, text: words.length, reasoning: 0 },
+          },
+        });
+        finished = true;
+        controller.close();
+      },
+    }),
+  }),
+});
+
+describe('heartbeats of a streaming model step', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })]);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('carry { step, text } every time, so the live text only grows', async () => {
+    const handle = await env.client.start('narrator', { prompt: 'narrate' });
+    const workflow = env.client.client.workflow.getHandle(handle.workflowId);
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    const seen: unknown[] = [];
+    while (!finished) {
+      const description = await workflow.describe();
+      const step = (description.raw.pendingActivities ?? []).find(
+        (activity) => activity.activityType?.name === 'runModelStep',
+      );
+      const payload = step?.heartbeatDetails?.payloads?.[0];
+      if (payload) seen.push(converter.fromPayload(payload));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await handle.result();
+    expect(seen.length).toBeGreaterThan(0);
+    for (const details of seen) expect(details).toEqual({ step: 1, text: expect.any(String) });
+    const texts = seen.map((details) => (details as { text: string }).text);
+    texts.forEach((text, index) => {
+      if (index > 0) expect(text.startsWith(texts[index - 1] as string)).toBe(true);
+    });
+    expect(words.join(' ').startsWith(texts.at(-1)?.trim() ?? '')).toBe(true);
+  });
+});
