@@ -23,7 +23,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
     const context = Context.current();
     const progress: StreamingProgress = { step: args.step, text: '' };
-    const stopHeartbeat = keepHeartbeating(context, { step: args.step });
+    const stopHeartbeat = keepHeartbeating(context, (): StreamingProgress => ({ ...progress }));
     const { conversation } = args;
     try {
       const agent = deps.agents.get(args.agent);

@@ -3,10 +3,10 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 
-const words = 'Every heartbeat of a streaming model step carries the step and the text generated so far.'.split(' ');
+const words = 'Every heartbeat carries the text so far.'.split(' ');
 let finished = false;
 
-/** A model that streams one word every 250 ms: several periodic heartbeats fall between its deltas. */
+/** A model that pauses 1.5 s after each word, like a slow provider: periodic heartbeats fall between its deltas. */
 const slowModel = new MockLanguageModelV4({
   doStream: async () => ({
     stream: new ReadableStream<LanguageModelV4StreamPart>({
@@ -15,7 +15,7 @@ const slowModel = new MockLanguageModelV4({
         controller.enqueue({ type: 'text-start', id: 't' });
         for (const word of words) {
           controller.enqueue({ type: 'text-delta', id: 't', delta: `${word} ` });
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
         }
         controller.enqueue({ type: 'text-end', id: 't' });
         controller.enqueue({

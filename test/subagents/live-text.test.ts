@@ -3,6 +3,8 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { Printer } from '../../src/cli/printer';
+import { followRun } from '../../src/cli/run-follower';
 
 const words = ['Durable ', 'agents ', 'keep ', 'their ', 'work ', 'across ', 'crashes ', 'and ', 'deploys.'];
 
@@ -54,5 +56,17 @@ describe('live text', () => {
     expect(
       events.filter((event) => event.type === 'text-delta').every((event) => event.workflowId === handle.workflowId),
     ).toBe(true);
+  });
+
+  it('shows the text at a terminal as it is generated, each word once, on one line', async () => {
+    const handle = await env.client.start('speaker', { prompt: 'say it' });
+    const writes: string[] = [];
+    await followRun(env.client.client, handle, new Printer((text) => writes.push(text), true), { interactive: false });
+    const output = writes.join('');
+    const finalText = words.join('');
+    expect(output.split(finalText)).toHaveLength(2);
+    expect(output).toContain(`\n  ${finalText}\n`);
+    // Typed out in pieces: more than one write carried a part of the text.
+    expect(writes.filter((text) => text.length > 0 && finalText.includes(text.trim())).length).toBeGreaterThan(1);
   });
 });
