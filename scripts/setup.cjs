@@ -2,7 +2,9 @@
 /**
  * Provisions Cadre's local Temporal servers into the git-ignored `.cadre/` folder, idempotently:
  * the Temporal CLI (dev server + Web UI) built with Go, and the Java time-skipping test server
- * fetched with Maven. Plain CommonJS without dependencies, for Node 20 or 24.
+ * fetched with Maven; and Debian's Chromium for the chat page's browser tests (installed with apt
+ * when running as root, otherwise setup says what to install; required only under `npm test`).
+ * Plain CommonJS without dependencies, for Node 20 or 24.
  *
  *   node scripts/setup.cjs               provision whatever is missing
  *   node scripts/setup.cjs --if-missing  print one line and exit when everything is present
@@ -13,6 +15,7 @@ const fs = require('node:fs');
 const { SetupError, paths, relative, removeStaleStaging, say, seconds } = require('./setup/support.cjs');
 const temporalCli = require('./setup/temporal-cli.cjs');
 const testServer = require('./setup/test-server.cjs');
+const chromium = require('./setup/chromium.cjs');
 
 async function main() {
   const args = process.argv.slice(2);
@@ -25,8 +28,9 @@ async function main() {
   }
   const cliSkipReason = temporalCli.temporalCliSkipReason();
   const testServerReady = testServer.testServerPresent();
-  if (args.includes('--if-missing') && cliSkipReason && testServerReady) {
-    say(`servers present in ${relative(paths.cadreDir)}; nothing to do`);
+  const chromiumSkipReason = chromium.chromiumSkipReason();
+  if (args.includes('--if-missing') && cliSkipReason && testServerReady && chromiumSkipReason) {
+    say(`servers present in ${relative(paths.cadreDir)}, ${chromiumSkipReason}; nothing to do`);
     return 0;
   }
   const startedAt = Date.now();
@@ -39,6 +43,13 @@ async function main() {
   else await temporalCli.provisionTemporalCli().catch((error) => failures.push(error));
   if (testServerReady) say(`test server present: ${relative(testServer.testServerPath)}`);
   else await testServer.provisionTestServer().catch((error) => failures.push(error));
+  if (chromiumSkipReason) say(chromiumSkipReason);
+  else
+    await chromium.provisionChromium().catch((error) => {
+      // Only the browser tests need it: `npm run dev` and `npm start` go on with a note.
+      if (chromium.chromiumRequired()) failures.push(error);
+      else say(`note: ${error instanceof SetupError ? error.message : error}`);
+    });
   for (const failure of failures) {
     process.stderr.write(`[cadre setup] FAILED: ${failure instanceof SetupError ? failure.message : failure.stack}\n`);
   }

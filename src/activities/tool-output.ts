@@ -29,8 +29,10 @@ export function limitToolOutput(output: ToolOutput, limitsOrMaxChars: ToolOutput
       : limitsOrMaxChars;
   switch (output.type) {
     case 'text':
-    case 'error-text':
-      return limitText(output.type, output.value, limits);
+    case 'error-text': {
+      const cut = cutText(output.value, limits);
+      return cut === output.value ? output : { type: output.type, value: cut };
+    }
     case 'json':
     case 'error-json': {
       const text = JSON.stringify(output.value) ?? 'null';

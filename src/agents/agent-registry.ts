@@ -32,6 +32,8 @@ export class AgentRegistry {
         throw new ConfigurationError(`Two agents are named '${agent.name}'. Give each agent a unique name.`);
       }
       this.agents.set(agent.name, agent);
+      // A misnamed tool in toolOptions stops the worker at start, not the first run.
+      toolOptionsOf(agent);
       if (agent.model !== undefined && typeof agent.model !== 'string') {
         models.register(this.modelRouteOf(agent), agent.model);
       }

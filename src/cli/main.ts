@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { workerLogger } from '../worker/worker-logger';
 import { exampleAgents } from '../../examples';
 import { CadreError, ConfigurationError } from '../errors';
 import { approvalsCommand, decideCommand } from './commands/approvals';
@@ -22,7 +23,7 @@ Environment:
   CADRE_UI_URL             Temporal UI address for links`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.
-Runtime.install({ logger: new DefaultLogger('WARN') });
+Runtime.install({ logger: workerLogger('WARN') });
 
 /** Cadre's command line: each command has its own `--help`, and errors are one clear message. */
 export function buildProgram(printer = new Printer()): Command {

@@ -72,31 +72,81 @@ export function findOnPath(name: string, searchPath: string = process.env.PATH ?
 }
 
 /**
- * The Temporal CLI to run the dev server with: `TEMPORAL_CLI`, else `.cadre/bin/temporal`, else
- * `temporal` on PATH. Throws a ConfigurationError saying to run `npm run setup` when none exists.
+ * The user's project: the nearest folder at or above `start` (default: the working directory) with
+ * a package.json, or undefined. In this repository it is the Cadre package root itself.
  */
-export function findTemporalCli(paths: CadrePaths = cadrePaths()): string {
+export function findUserProjectRoot(start: string = process.cwd()): string | undefined {
+  let directory = path.resolve(start);
+  for (;;) {
+    if (fs.existsSync(path.join(directory, 'package.json'))) return directory;
+    const parent = path.dirname(directory);
+    if (parent === directory) return undefined;
+    directory = parent;
+  }
+}
+
+/**
+ * Where to look for provisioned servers, in order: the user's project's `.cadre/`, then the one
+ * next to the installed Cadre package (where `scripts/setup.cjs` provisions); one entry when they are the same.
+ */
+export function cadrePathCandidates(projectRoot: string | undefined = findUserProjectRoot()): CadrePaths[] {
+  const packagePaths = cadrePaths();
+  if (!projectRoot || path.resolve(projectRoot) === path.resolve(packagePaths.root)) return [packagePaths];
+  return [cadrePaths(projectRoot), packagePaths];
+}
+
+/** How to provision the servers, as a command to run from the working directory. */
+export function setupCommand(paths: CadrePaths = cadrePaths()): string {
+  const script = path.join(paths.root, 'scripts', 'setup.cjs');
+  if (path.resolve(paths.root) === path.resolve(process.cwd())) return 'npm run setup';
+  return `node ${path.relative(process.cwd(), script) || script}`;
+}
+
+/**
+ * The Temporal CLI to run the dev server with: `TEMPORAL_CLI`, else `.cadre/bin/temporal` in the
+ * user's project or next to the Cadre package, else `temporal` on PATH. Throws a ConfigurationError
+ * saying how to provision it when none exists.
+ */
+export function findTemporalCli(candidates: CadrePaths | CadrePaths[] = cadrePathCandidates()): string {
   const fromEnvironment = process.env.TEMPORAL_CLI;
   if (fromEnvironment) {
     if (isExecutableFile(fromEnvironment)) return fromEnvironment;
     throw new ConfigurationError(
-      `TEMPORAL_CLI=${fromEnvironment} is not an executable file. Point it at a Temporal CLI binary, or unset it and run \`npm run setup\`.`,
+      `TEMPORAL_CLI=${fromEnvironment} is not an executable file. Point it at a Temporal CLI binary, or unset it and run \`${setupCommand()}\`.`,
     );
   }
-  if (isExecutableFile(paths.temporalCli)) return paths.temporalCli;
+  const places = Array.isArray(candidates) ? candidates : [candidates];
+  const found = places.find((paths) => isExecutableFile(paths.temporalCli));
+  if (found) return found.temporalCli;
   const onPath = findOnPath('temporal');
   if (onPath) return onPath;
   throw new ConfigurationError(
-    `The Temporal CLI is missing (looked at $TEMPORAL_CLI, ${paths.temporalCli} and PATH). ` +
-      'Run `npm run setup` to build it, or set TEMPORAL_ADDRESS to use an existing Temporal server.',
+    `The Temporal CLI is missing (looked at $TEMPORAL_CLI, ${places.map((paths) => paths.temporalCli).join(', ')} and PATH). ` +
+      `Run \`${setupCommand()}\` to build it (needs Go 1.22+), put a \`temporal\` binary on PATH, or set TEMPORAL_ADDRESS to use an existing Temporal server.`,
   );
 }
 
-/** The Java time-skipping test server wrapper; throws a ConfigurationError saying to run `npm run setup` when missing. */
-export function findTestServer(paths: CadrePaths = cadrePaths()): string {
-  if (isExecutableFile(paths.testServer)) return paths.testServer;
+/**
+ * The time-skipping test server: `CADRE_TEST_SERVER`, else `.cadre/test-server/temporal-test-server`
+ * in the user's project or next to the Cadre package. Throws a ConfigurationError saying how to
+ * provision it when missing.
+ */
+export function findTestServer(candidates: CadrePaths | CadrePaths[] = cadrePathCandidates()): string {
+  const fromEnvironment = process.env.CADRE_TEST_SERVER;
+  if (fromEnvironment) {
+    if (isExecutableFile(fromEnvironment)) return fromEnvironment;
+    throw new ConfigurationError(
+      `CADRE_TEST_SERVER=${fromEnvironment} is not an executable file. Point it at a Temporal test server ` +
+        `(the .cadre/test-server/temporal-test-server that \`${setupCommand()}\` makes), or unset it.`,
+    );
+  }
+  const places = Array.isArray(candidates) ? candidates : [candidates];
+  const found = places.find((paths) => isExecutableFile(paths.testServer));
+  if (found) return found.testServer;
   throw new ConfigurationError(
-    `The Temporal time-skipping test server is missing (${paths.testServer}). ` +
-      'Run `npm run setup` to fetch it (needs Java 8+ and Maven).',
+    `The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER, ` +
+      `${places.map((paths) => paths.testServer).join(' and ')}). Run \`${setupCommand()}\` to fetch it ` +
+      '(needs Java 8+ and Maven; it also builds the Temporal CLI if Go is there), or set CADRE_TEST_SERVER to a ' +
+      'test server executable, or test on a dev server with createAgentTestEnvironment({ timeSkipping: false }).',
   );
 }

@@ -1,4 +1,5 @@
 import type { TestWorkflowEnvironment, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
+import { ConfigurationError } from '../errors';
 import { findTestServer } from './paths';
 
 /** Options of {@link createTimeSkippingEnvironment}; the server executable is always Cadre's Java test server. */
@@ -8,8 +9,9 @@ export type TimeSkippingEnvironmentOptions = Omit<TimeSkippingTestWorkflowEnviro
 };
 
 /**
- * Starts a time-skipping TestWorkflowEnvironment on the Java test server provisioned by
- * `npm run setup` (`.cadre/test-server/temporal-test-server`), so tests need no download at run time.
+ * Starts a time-skipping TestWorkflowEnvironment on the Java test server that `npm run setup`
+ * provisions (`.cadre/test-server/temporal-test-server`, in the user's project or next to the
+ * Cadre package, or `CADRE_TEST_SERVER`), so tests need no download at run time.
  * @example const env = await createTimeSkippingEnvironment(); await env.sleep('2 hours'); await env.teardown();
  */
 export async function createTimeSkippingEnvironment(
@@ -17,10 +19,25 @@ export async function createTimeSkippingEnvironment(
 ): Promise<TestWorkflowEnvironment> {
   const { serverExtraArgs, ...environmentOptions } = options;
   const executablePath = findTestServer();
-  // Loaded lazily: @temporalio/testing is a test-time dependency and pulls in the native worker bridge.
-  const { TestWorkflowEnvironment: Environment } = await import('@temporalio/testing');
+  const { TestWorkflowEnvironment: Environment } = await loadTemporalTesting();
   return Environment.createTimeSkipping({
     ...environmentOptions,
     server: { executable: { type: 'existing-path', path: executablePath }, extraArgs: serverExtraArgs },
   });
+}
+
+/**
+ * Loads `@temporalio/testing` on first use: it pulls in the native worker bridge, which `cadre` and
+ * `cadre/client` must never load. Says how to install it when it is missing.
+ */
+export async function loadTemporalTesting(): Promise<typeof import('@temporalio/testing')> {
+  try {
+    return await import('@temporalio/testing');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new ConfigurationError(
+      "cadre/testing needs the package '@temporalio/testing', which is not installed. Install the version of " +
+        "your '@temporalio/worker': npm install --save-dev @temporalio/testing@<that version>.",
+    );
+  }
 }

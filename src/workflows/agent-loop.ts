@@ -9,13 +9,14 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolApprovalResponse } from 'ai';
-import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
+import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, ModelToolCall, RunModelStepResult } from '../activities/types';
 import type { AgentState, ToolOutcome } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
 import { faultPatches } from './fault-patches';
+import { ToolActivities } from './tool-activities';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
@@ -27,23 +28,13 @@ export type ActivationOutcome = 'settled' | 'continue-as-new';
 export const nonRetryableModelErrors = ['ProviderRequestRejected', 'ConfigurationError'];
 
 /**
- * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
- * timeout finds a dead worker in seconds: a short tool is retried about 5 s after a crash.
- */
-export const defaultToolExecution = {
-  heartbeatTimeout: '4 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-} as const;
-
-/**
  * The step loop: model step, then the step's tool calls concurrently, until a final text or
  * the step limit. A failed tool is an error result the model sees; the loop never fails a task.
  */
 export class AgentLoop {
   private stepsThisRun = 0;
   private readonly model;
-  private readonly toolActivities = new Map<string, ReturnType<typeof proxyActivities<AgentActivities>>>();
-  private readonly queue: { taskQueue?: string };
+  private readonly tools: ToolActivities;
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -56,7 +47,7 @@ export class AgentLoop {
     activityQueue?: string,
   ) {
     const queue = activityQueue ? { taskQueue: activityQueue } : {};
-    this.queue = queue;
+    this.tools = new ToolActivities(spec, activityQueue);
     this.model = proxyActivities<AgentActivities>({
       ...queue,
       startToCloseTimeout: spec.modelStepTimeout,
@@ -65,24 +56,6 @@ export class AgentLoop {
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors },
     });
-  }
-
-  /** The `runTool` activity of one tool, with its own timeouts and retry policy (`toolOptions`) over the defaults. */
-  private toolActivity(toolName: string) {
-    let activities = this.toolActivities.get(toolName);
-    if (!activities) {
-      const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
-      activities = proxyActivities<AgentActivities>({
-        ...this.queue,
-        startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
-        heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
-        cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-        // Tool errors come back as results; retries cover only lost workers and timeouts.
-        retry: { ...defaultToolExecution.retry, ...own.retry },
-      });
-      this.toolActivities.set(toolName, activities);
-    }
-    return activities;
   }
 
   /** Runs (or resumes) the current activation until it settles or reaches a continue-as-new point. */
@@ -296,7 +269,7 @@ export class AgentLoop {
   ): Promise<ToolOutcome | undefined> {
     try {
       const conversation = this.state.conversation.ref;
-      const result = await this.toolActivity(call.toolName).runTool.executeWithOptions({ summary: toolSummary(call) }, [
+      const result = await this.tools.of(call.toolName).runTool.executeWithOptions({ summary: toolSummary(call) }, [
         {
           ...(conversation ? { conversation } : {}),
           agent: this.spec.name,

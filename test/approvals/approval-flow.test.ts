@@ -204,9 +204,9 @@ describe('tool approvals on a real Temporal server', () => {
       .run('scoped', 'rm', { callOptions: { canDelete: 'yes' } })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect(String(((failure as WorkflowFailedError).cause?.cause as Error | undefined)?.message)).toContain(
-      "Call options for agent 'scoped' do not match its callOptionsSchema",
-    );
+    const cause = (failure as WorkflowFailedError).cause;
+    expect(cause?.message).toContain("Call options for agent 'scoped' do not match its callOptionsSchema");
+    expect((cause as { type?: string }).type).toBe('InvalidCallOptions');
   });
 
   it('lets a policy that now says denied win over a human approval', async () => {

@@ -1,7 +1,7 @@
 import { defineAgent } from '../../src/agents/define-agent';
 import { decideApprovalSignal } from '../../src/protocol/definitions';
 import { agentStatusKey, pendingApprovalsKey } from '../../src/protocol/search-attributes';
-import type { AgentHandle } from '../../src/client/agent-handle';
+import { type AgentHandle, approvalOwner } from '../../src/client/agent-handle';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
@@ -156,5 +156,17 @@ describe('approval decisions under races', () => {
     expect((await handle.approvals()).requests[0]).toMatchObject({ status: 'cancelled' });
     const attributes = (await env.client.client.workflow.getHandle(handle.workflowId).describe()).typedSearchAttributes;
     expect(attributes.get(pendingApprovalsKey)).toBe(0);
+  });
+});
+
+describe('the run that owns an approval id', () => {
+  it.each([
+    ['root', 'approval-1-1', 'root'],
+    ['root', 'helper-1:approval-2-1', 'root/helper-1'],
+    ['root', 'helper-1/search-2:approval-1-1', 'root/helper-1/search-2'],
+    ['root/helper-1', 'helper-1/search-2:approval-1-1', 'root/helper-1/search-2'],
+    ['root/helper-1/search-2', 'helper-1/search-2:approval-1-1', 'root/helper-1/search-2'],
+  ])('from %s, %s belongs to %s', (workflowId, approvalId, owner) => {
+    expect(approvalOwner(workflowId, approvalId)).toBe(owner);
   });
 });

@@ -2,6 +2,8 @@ import { type ModelMessage, tool, ToolLoopAgent, type ToolApprovalConfiguration,
 import { z } from 'zod';
 import type { RuntimeContext } from '../../src/agents/agent-definition';
 import { defineAgent } from '../../src/agents/define-agent';
+import { judgeToolCalls } from '../../src/activities/approval-requests';
+import { ApprovalSigner } from '../../src/activities/approval-signer';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { type ScriptedStep, scriptedModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
@@ -171,5 +173,40 @@ describe("a tool's own needsApproval, as under the AI SDK's ToolLoopAgent", () =
       { type: 'tool-approval-request', approvalId: 'approval-1-2', toolCallId: 'large', isAutomatic: true },
     ]);
     expect((await cadre.handle.approvals()).requests).toEqual([]);
+  });
+});
+
+describe('where Cadre and the AI SDK judge differently, on purpose', () => {
+  const call = { toolCallId: 'c1', toolName: 'pay', input: { amount: 5 } };
+  const context = (policy: unknown, signer?: ApprovalSigner) => ({
+    policy: policy as ToolApprovalConfiguration<ToolSet, RuntimeContext>,
+    tools: { pay: paymentTool(false) },
+    messages: [],
+    runtimeContext: {},
+    workflowId: 'w',
+    idPrefix: '',
+    step: 1,
+    ...(signer ? { signer } : {}),
+  });
+
+  it('denies a call whose policy returns a status outside the four typed values (the AI SDK would run it)', async () => {
+    expect(await judgeToolCalls([call], context({ pay: 'aproved' }))).toEqual([
+      {
+        ...call,
+        approval: {
+          type: 'denied',
+          approvalId: 'approval-1-1',
+          reason:
+            'The approval policy returned the unknown status "aproved", so the call was denied. ' +
+            "Return 'not-applicable', 'approved', 'denied' or 'user-approval' (or { type, reason }).",
+        },
+      },
+    ]);
+  });
+
+  it('signs automatic requests too when a secret is set, as the AI SDK does', async () => {
+    const signer = new ApprovalSigner('s'.repeat(32));
+    const [approved] = await judgeToolCalls([call], context({ pay: 'approved' }, signer));
+    expect(approved?.approval?.signature).toBe(signer.sign({ ...call, approvalId: 'approval-1-1', workflowId: 'w' }));
   });
 });

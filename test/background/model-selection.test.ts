@@ -47,6 +47,7 @@ describe('subagent model selection', () => {
   const beta = reactiveModel({ text: 'answered by beta' });
   beforeAll(async () => {
     const models = new ModelRegistry({
+      defaultRoute: 'demo:scripted',
       models: { 'test:alpha': reactiveModel({ text: 'answered by alpha' }), 'test:beta': beta },
     });
     env = await startAgentTestEnv(agents, { models });

@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 
-const words = 'Every heartbeat carries the text so far.'.split(' ');
+const words = 'Heartbeats carry the text.'.split(' ');
 let finished = false;
 
 /** A model that pauses 1.5 s after each word, like a slow provider: periodic heartbeats fall between its deltas. */

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
 import { ModelRegistry } from '../../src/agents/model-registry';
-import { AgentClient } from '../../src/client/agent-client';
-import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
+import type { AgentClient } from '../../src/client/agent-client';
+import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
+import type { AgentWorker } from '../../src/worker/create-agent-worker';
 import { testAddress, testNamespace } from './temporal';
 
 /** A worker on its own task queue of the shared dev server, and a client for it. */
@@ -21,32 +21,23 @@ export interface AgentTestEnvOptions {
   taskQueue?: string;
 }
 
-/** Starts a worker serving `agents` on a fresh task queue of the test run's dev server. */
+/**
+ * The kit's `createAgentTestEnvironment` on the test run's shared dev server, with the run's shared
+ * store (`CADRE_STORE_URL`, which worker processes and CLI runs of the suite read too).
+ */
 export async function startAgentTestEnv(
   agents: AnyAgentDefinition[],
   options: AgentTestEnvOptions = {},
 ): Promise<AgentTestEnv> {
-  const address = testAddress();
-  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
-  const worker = await createAgentWorker({
+  const test = await createAgentTestEnvironment({
     agents,
-    address,
+    address: testAddress(),
     namespace: testNamespace(),
-    taskQueue,
     models: options.models ?? new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    // false keeps a CADRE_APPROVAL_SECRET of the environment out of tests that expect none.
+    ...(process.env.CADRE_STORE_URL ? { store: process.env.CADRE_STORE_URL } : {}),
+    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
     approvalSecret: options.approvalSecret ?? false,
     ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
   });
-  const running = worker.run();
-  const client = await AgentClient.connect({ address, namespace: testNamespace(), taskQueue });
-  return {
-    client,
-    worker,
-    async stop() {
-      worker.shutdown();
-      await running;
-      await client.close();
-    },
-  };
+  return { client: test.client, worker: test.worker, stop: () => test.close() };
 }

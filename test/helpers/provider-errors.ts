@@ -1,6 +1,2 @@
-import { APICallError } from '@ai-sdk/provider';
-
-/** An error as the AI SDK's providers raise it for an HTTP status. */
-export function httpError(statusCode: number, message = `HTTP ${statusCode} from the test provider`): APICallError {
-  return new APICallError({ message, url: 'test://provider', requestBodyValues: {}, statusCode });
-}
+/** Provider errors come from the kit (`cadre/testing`); this name stays for the suite's older tests. */
+export { providerError as httpError } from '../../src/testing/provider-error';

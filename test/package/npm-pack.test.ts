@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +28,21 @@ export const greeter = defineAgent({
 export const agents = [greeter];
 `;
 
+/** A kit test of that agent file, as a user writes it: node's own test runner, through tsx. */
+const kitTestFile = `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { callTool, createAgentTestEnvironment, lastToolResult, scriptedModels, toolCalls } from 'cadre/testing';
+import { greeter } from './agents';
+
+test('greets Ada with the greet tool', async () => {
+  const models = scriptedModels({ greeter: [callTool('greet', { name: 'Ada' }), (call) => lastToolResult(call)] });
+  await using kit = await createAgentTestEnvironment({ agents: [greeter], models });
+  const run = await kit.client.start('greeter', { prompt: 'Say hello to Ada' });
+  assert.equal((await run.result()).text, 'Hello, Ada!');
+  assert.deepEqual((await toolCalls(run)).map((call) => call.toolName), ['greet']);
+});
+`;
+
 describe('the package installed from npm pack into another project', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-pack-'));
   const project = path.join(folder, 'project');
@@ -50,8 +65,11 @@ describe('the package installed from npm pack into another project', () => {
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'mine', private: true }));
     fs.writeFileSync(path.join(project, 'agents.ts'), agentFile);
+    fs.writeFileSync(path.join(project, 'kit.test.ts'), kitTestFile);
     const tarball = fs.readdirSync(folder).find((name) => name.endsWith('.tgz'));
-    execFileSync(npm, ['install', path.join(folder, tarball ?? ''), '--prefer-offline', '--no-audit', '--no-fund'], {
+    // @temporalio/testing is a devDependency of cadre, so cadre/testing users install it themselves.
+    const packages = [path.join(folder, tarball ?? ''), '@temporalio/testing@1.23.0'];
+    execFileSync(npm, ['install', ...packages, '--prefer-offline', '--no-audit', '--no-fund'], {
       cwd: project,
       stdio: 'ignore',
     });
@@ -90,4 +108,39 @@ describe('the package installed from npm pack into another project', () => {
     expect(run).toMatch(/<- greet: Hello, .*!/);
     expect(run).toContain('Final answer (2 steps, completed):');
   }, 180_000);
+
+  describe('a kit test in that project', () => {
+    const runKitTest = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--test', 'kit.test.ts'], {
+        cwd: project,
+        env: { ...process.env, NODE_OPTIONS: '', CADRE_TEST_SERVER: '', CADRE_ROOT: '' },
+        encoding: 'utf8',
+      });
+
+    it('says how to provision the test server when it is missing', () => {
+      const { status, stdout, stderr } = runKitTest();
+      expect(status).not.toBe(0);
+      expect(stdout + stderr).toContain(
+        'The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER, ' +
+          `${path.join(project, '.cadre', 'test-server', 'temporal-test-server')} and ` +
+          `${path.join(project, 'node_modules', 'cadre', '.cadre', 'test-server', 'temporal-test-server')}). ` +
+          'Run `node node_modules/cadre/scripts/setup.cjs` to fetch it',
+      );
+    });
+
+    it('passes with the test server that setup provisions next to the installed package', () => {
+      // What `node node_modules/cadre/scripts/setup.cjs` leaves behind, borrowed from this checkout.
+      const cadreDir = path.join(project, 'node_modules', 'cadre', '.cadre');
+      fs.mkdirSync(cadreDir, { recursive: true });
+      fs.symlinkSync(path.join(root, '.cadre', 'test-server'), path.join(cadreDir, 'test-server'));
+      const startedAt = Date.now();
+      const { status, stdout, stderr } = runKitTest();
+      process.stdout.write(
+        `[cadre test] kit test outside the repo: ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`,
+      );
+      expect({ status, output: stdout + stderr }).toMatchObject({ status: 0 });
+      expect(stdout).toContain('# pass 1');
+      expect(stderr).not.toContain('Temporal Server 1.16.0 or newer is required');
+    }, 120_000);
+  });
 });

@@ -1,7 +1,8 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { workerLogger } from '../../src/worker/worker-logger';
 
 // Worker lifecycle lines drown test output; warnings and errors still show.
-Runtime.install({ logger: new DefaultLogger('WARN') });
+Runtime.install({ logger: workerLogger('WARN') });
 
 // node:sqlite warns once per process that it is experimental; every other warning still shows.
 const emitWarning = process.emitWarning.bind(process);

@@ -19,6 +19,7 @@ describe('a run of an agent that no worker serves', () => {
     const start = await env.currentTimeMs();
     const failure = await worker.runUntil(async () => {
       const handle = await client.start('absent', { prompt: 'hello' });
+      // An activity that no worker picks up holds the test server's clock at real time: this waits a real minute.
       return await handle.result().catch((error: unknown) => error);
     });
     expect(failure).toBeInstanceOf(WorkflowFailedError);

@@ -1,0 +1,257 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AgentClient } from '../client/agent-client';
+import type { StreamCursor } from '../client/tree-stream';
+import type { AgentStatusReport } from '../protocol/definitions';
+import { eventsQuery } from '../protocol/definitions';
+import { type ChatMessage, ChatRequestError, chatIdSchema, readChatBody } from './chat-request';
+import { type ChatMessageMetadata, chatMessages, lastTurnStart, turnMessageId } from './chat-turns';
+import { runLookups } from './run-lookups';
+import { sendToSession } from './session-start';
+import { readTree } from './tree-follower';
+import { turnResponse } from './turn-response';
+
+/** Who is chatting, as `authorize` establishes it. */
+export interface ChatUser {
+  /** Recorded as `by` on every approval this user decides. */
+  id: string;
+  /** Extra runtime context for a chat this user starts (e.g. `{ role: 'admin' }`); `user` is set to `id`. */
+  runtimeContext?: Record<string, unknown>;
+}
+
+/** Settings of `createChatHandler`. */
+export interface ChatHandlerOptions {
+  client: AgentClient;
+  /** Agents a chat may start (the body's `agent`); the first is the default. */
+  agents: string[];
+  /**
+   * Establishes the user from the request, or refuses it with a Response (401, 403). Without it
+   * every request is the user `chat-user`: only for a page on your own machine.
+   */
+  authorize?: (request: Request) => ChatUser | Response | Promise<ChatUser | Response>;
+  /** Where the endpoints live. Default `/api/chat`. */
+  basePath?: string;
+  /** The session workflow id of a chat; default the chat id itself. Scope it by user to keep chats apart. */
+  workflowId?: (chatId: string, user: ChatUser) => string;
+  /** Largest POST body. Default 1 MB. */
+  maxBodyBytes?: number;
+  /** A response ends after this long even if the run goes on (the page resumes it). Default 10 minutes. */
+  streamTimeoutMs?: number;
+  /** Set Cadre's search attributes on new sessions. Default true. */
+  searchAttributes?: boolean;
+}
+
+/** A Fetch API handler: Next.js route handlers, Hono, Deno, Bun, and `toNodeListener` for node:http and Express. */
+export type ChatHandler = (request: Request) => Promise<Response>;
+
+/**
+ * A durable backend for the AI SDK's `useChat`: each chat is a Cadre session workflow. Endpoints
+ * (under `basePath`): `POST /` sends a message or approval decisions and streams the activation;
+ * `GET /:id/stream` resumes it (204 when nothing runs); `GET /:id/messages` restores the chat as
+ * `UIMessage[]`; `POST /:id/stop` interrupts the activation; `GET /agents` lists the agents.
+ * @example
+ * const chat = createChatHandler({ client: await AgentClient.connect(), agents: ['file-manager'], authorize });
+ * export const POST = chat; // Next.js app/api/chat/[[...path]]/route.ts, with GET = chat
+ */
+export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
+  const basePath = (options.basePath ?? '/api/chat').replace(/\/$/, '');
+  const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  if (options.agents.length === 0) throw new TypeError('createChatHandler needs at least one agent in `agents`.');
+  return async (request) => {
+    try {
+      const path = new URL(request.url).pathname;
+      if (path !== basePath && !path.startsWith(`${basePath}/`))
+        return json(404, { error: `No chat endpoint at ${path}.` });
+      const user = await authorize(options, request);
+      if (user instanceof Response) return user;
+      const segments = path.slice(basePath.length).split('/').filter(Boolean).map(decodeURIComponent);
+      if (request.method === 'POST' && segments.length === 0)
+        return await postChat(options, user, request, maxBodyBytes);
+      if (request.method === 'GET' && segments.length === 1 && segments[0] === 'agents') {
+        return json(200, { agents: options.agents });
+      }
+      const [chatId, action] = segments;
+      if (segments.length === 2 && chatId !== undefined) {
+        const workflowId = sessionId(options, chatId, user);
+        if (request.method === 'GET' && action === 'stream') return await resumeChat(options, workflowId, request);
+        if (request.method === 'GET' && action === 'messages') return await restoreChat(options, workflowId);
+        if (request.method === 'POST' && action === 'stop') return await stopChat(options, workflowId);
+      }
+      return json(404, {
+        error: `No chat endpoint for ${request.method} ${path}. Use POST ${basePath}, GET ${basePath}/:id/stream, GET ${basePath}/:id/messages or POST ${basePath}/:id/stop.`,
+      });
+    } catch (error) {
+      if (error instanceof ChatRequestError) return json(error.status, { error: error.message });
+      return json(500, { error: `The chat request failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  };
+}
+
+async function authorize(options: ChatHandlerOptions, request: Request): Promise<ChatUser | Response> {
+  if (!options.authorize) return { id: 'chat-user' };
+  const user = await options.authorize(request);
+  if (user instanceof Response) return user;
+  if (!user || typeof user.id !== 'string' || user.id.length === 0) {
+    return json(401, { error: 'Not signed in: authorize returned no user.' });
+  }
+  return user;
+}
+
+function sessionId(options: ChatHandlerOptions, chatId: string, user: ChatUser): string {
+  const parsed = chatIdSchema.safeParse(chatId);
+  if (!parsed.success)
+    throw new ChatRequestError(400, `Invalid chat id '${chatId}': ${parsed.error.issues[0]?.message}.`);
+  return options.workflowId ? options.workflowId(chatId, user) : chatId;
+}
+
+function metadataOf(options: ChatHandlerOptions, workflowId: string): ChatMessageMetadata {
+  const uiUrl = options.client.getHandle(workflowId).uiUrl();
+  return { cadre: { workflowId, ...(uiUrl ? { uiUrl } : {}) } };
+}
+
+async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Request, maxBodyBytes: number) {
+  const body = await readChatBody(request, maxBodyBytes);
+  if (body.trigger === 'regenerate-message') {
+    throw new ChatRequestError(400, 'A durable chat cannot regenerate a message; send a new message instead.');
+  }
+  const workflowId = sessionId(options, body.id, user);
+  const last = body.message ?? body.messages?.at(-1);
+  if (!last) throw new ChatRequestError(400, 'The body has no message.');
+  const client = options.client;
+  const maxMs = options.streamTimeoutMs ?? 600_000;
+  const metadata = metadataOf(options, workflowId);
+  if (last.role === 'user') {
+    const text = last.parts.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
+    if (text.trim().length === 0) throw new ChatRequestError(400, 'The user message has no text part; send some text.');
+    const agent = body.agent ?? options.agents[0] ?? '';
+    if (!options.agents.includes(agent)) {
+      throw new ChatRequestError(400, `Unknown agent '${agent}'; this endpoint serves: ${options.agents.join(', ')}.`);
+    }
+    const before = await statusOf(client, workflowId);
+    const from: StreamCursor = { [workflowId]: before ? await eventCount(client, workflowId) : 0 };
+    await sendToSession(
+      client,
+      {
+        agent,
+        workflowId,
+        // The identity comes from authorize, never from the body.
+        runtimeContext: { ...user.runtimeContext, user: user.id },
+        searchAttributes: options.searchAttributes,
+      },
+      text,
+    );
+    const activationsAbove = !before ? 0 : before.status === 'idle' ? before.activations : undefined;
+    return turnResponse({
+      client,
+      workflowId,
+      from,
+      settle: { activationsAbove, decided: new Set() },
+      metadata,
+      signal: request.signal,
+      maxMs,
+    });
+  }
+  const decisions = last.parts.filter(
+    (part) => part.state === 'approval-responded' && part.approval?.approved !== undefined,
+  );
+  if (decisions.length === 0) {
+    throw new ChatRequestError(400, 'The last message answers no approval; send a user message or approval responses.');
+  }
+  if (!(await statusOf(client, workflowId))) throw new ChatRequestError(404, `There is no chat '${body.id}'.`);
+  const { events, cursor: now } = await readTree(client, workflowId);
+  const turnStart = lastTurnStart(workflowId, events) ?? 0;
+  const handle = client.getHandle(workflowId);
+  const decided = new Set<string>();
+  const errors: string[] = [];
+  for (const part of decisions) {
+    const approval = part.approval as NonNullable<typeof part.approval>;
+    try {
+      if (approval.approved) {
+        await handle.approve(approval.id, {
+          by: user.id,
+          reason: approval.reason,
+          signature: approval.signature,
+          input: part.input,
+        });
+      } else {
+        await handle.deny(approval.id, { by: user.id, reason: approval.reason });
+      }
+      decided.add(approval.id);
+    } catch (error) {
+      errors.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const messageId = turnMessageId(workflowId, turnStart);
+  return turnResponse({
+    client,
+    workflowId,
+    messageId,
+    from: { [workflowId]: turnStart },
+    suppressBefore: (last.id === messageId ? clientCursor(last) : undefined) ?? now,
+    settle: { decided },
+    metadata,
+    errors,
+    signal: request.signal,
+    maxMs,
+  });
+}
+
+async function resumeChat(options: ChatHandlerOptions, workflowId: string, request: Request): Promise<Response> {
+  const status = await statusOf(options.client, workflowId);
+  const running = status && (status.status === 'running' || status.status === 'starting' || status.pendingMessages > 0);
+  if (!running) return new Response(null, { status: 204 });
+  const { events } = await readTree(options.client, workflowId);
+  const turnStart = lastTurnStart(workflowId, events);
+  if (turnStart === undefined) return new Response(null, { status: 204 });
+  return turnResponse({
+    client: options.client,
+    workflowId,
+    messageId: turnMessageId(workflowId, turnStart),
+    from: { [workflowId]: turnStart },
+    settle: { decided: new Set() },
+    metadata: metadataOf(options, workflowId),
+    signal: request.signal,
+    maxMs: options.streamTimeoutMs ?? 600_000,
+  });
+}
+
+async function restoreChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {
+  if (!(await statusOf(options.client, workflowId))) return json(200, []);
+  const { events } = await readTree(options.client, workflowId);
+  const lookups = runLookups(options.client, workflowId);
+  return json(200, await chatMessages(workflowId, events, lookups, metadataOf(options, workflowId)));
+}
+
+async function stopChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {
+  if (!(await statusOf(options.client, workflowId))) return json(404, { error: `There is no chat '${workflowId}'.` });
+  await options.client.getHandle(workflowId).interrupt();
+  return new Response(null, { status: 204 });
+}
+
+/** The session's status, or undefined when no such workflow exists. */
+async function statusOf(client: AgentClient, workflowId: string): Promise<AgentStatusReport | undefined> {
+  try {
+    return await client.getHandle(workflowId).status();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** How many events the root has logged: a new response starts reading there. */
+async function eventCount(client: AgentClient, workflowId: string): Promise<number> {
+  const page = await client.client.workflow.getHandle(workflowId).query(eventsQuery, { from: Number.MAX_SAFE_INTEGER });
+  return page.next;
+}
+
+/** The cursor the page's copy of the message was written up to, from its metadata. */
+function clientCursor(message: ChatMessage): StreamCursor | undefined {
+  const cursor = (message.metadata as Partial<ChatMessageMetadata> | undefined)?.cadre?.cursor;
+  if (!cursor || typeof cursor !== 'object') return undefined;
+  const entries = Object.entries(cursor);
+  if (!entries.every(([, value]) => Number.isSafeInteger(value) && value >= 0)) return undefined;
+  return Object.fromEntries(entries);
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}

@@ -1,0 +1,87 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { type ChatHandlerOptions, createChatHandler } from './chat-handler';
+import { toNodeListener } from './node-adapter';
+import { buildChatPage } from './page-build';
+
+/** Settings of `startChatServer`: the handler's, plus where to listen and which page to serve. */
+export interface ChatServerOptions extends ChatHandlerOptions {
+  /** Default 3100 (`CADRE_CHAT_PORT`); 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the page has no login unless `authorize` is given. */
+  host?: string;
+  /** A built page to serve; default: build `web/chat-ui` (once per change of its sources). */
+  pageDir?: string;
+}
+
+/** A running chat server. */
+export interface ChatServer {
+  /** The page's address, e.g. http://127.0.0.1:3100/ */
+  url: string;
+  close(): Promise<void>;
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/**
+ * Serves the chat page and its endpoints (`/api/chat`) on one port: what `cadre dev` runs
+ * next to Temporal UI.
+ * @example
+ * const server = await startChatServer({ client, agents: ['file-manager', 'research'] });
+ * console.log(`chat: ${server.url}`);
+ */
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+  const pageDir = options.pageDir ?? (await buildChatPage());
+  const api = toNodeListener(createChatHandler(options));
+  const basePath = (options.basePath ?? '/api/chat').replace(/\/$/, '');
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path === basePath || path.startsWith(`${basePath}/`)) return api(request, response);
+    servePage(pageDir, path, response).catch((error: Error) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(`The chat page is missing in ${pageDir} (${error.message}); build it with buildChatPage().`);
+    });
+  });
+  const port = options.port ?? Number(process.env.CADRE_CHAT_PORT || 3100);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is in use; set CADRE_CHAT_PORT to another port for the chat page.`)
+          : error,
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function servePage(pageDir: string, path: string, response: ServerResponse): Promise<void> {
+  const relative = normalize(decodeURIComponent(path)).replace(/^([/\\])+/, '');
+  const file = join(pageDir, relative || 'index.html');
+  const inside = file === pageDir || file.startsWith(pageDir + sep);
+  const body = inside ? await readFile(file).catch(() => undefined) : undefined;
+  // Unknown paths get the page itself, so a chat's own address (/?chat=...) loads it.
+  const served = body ?? (await readFile(join(pageDir, 'index.html')));
+  const type = body ? (contentTypes[extname(file)] ?? 'application/octet-stream') : contentTypes['.html'];
+  response.writeHead(200, { 'content-type': type ?? 'text/html', 'cache-control': 'no-cache' });
+  response.end(served);
+}

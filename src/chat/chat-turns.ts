@@ -1,0 +1,93 @@
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
+import { type ProjectorLookups, UIProjector } from './ui-projector';
+
+/** What every assistant message of a chat carries in `metadata.cadre`. */
+export interface ChatMessageMetadata {
+  cadre: {
+    workflowId: string;
+    /** The run in Temporal UI, when the UI address is known. */
+    uiUrl?: string;
+    /** Where the response that wrote this message stopped: a continuation resumes there. */
+    cursor?: StreamCursor;
+  };
+}
+
+/**
+ * A turn is the user messages in a row and the assistant's work that answers them; its
+ * assistant message is named after the first of those user messages, so a stream and a restored
+ * chat agree on it.
+ */
+export function turnMessageId(workflowId: string, userMessageSeq: number): string {
+  return `${workflowId}:turn-${userMessageSeq}`;
+}
+
+/** The sequence number where the last turn of the root's events starts, if any. */
+export function lastTurnStart(rootWorkflowId: string, events: StreamedEvent[]): number | undefined {
+  let start: number | undefined;
+  let previousWasUser = false;
+  for (const event of events) {
+    if (event.workflowId !== rootWorkflowId || event.type === 'text-delta') continue;
+    const isUser = event.type === 'user-message';
+    if (isUser && !previousWasUser) start = event.seq;
+    previousWasUser = isUser;
+  }
+  return start;
+}
+
+/**
+ * The whole chat as UI messages, from the tree's event log: each user message, and for each turn
+ * one assistant message projected exactly as the live stream projects it (tool outputs are the
+ * event log's previews).
+ */
+export async function chatMessages(
+  rootWorkflowId: string,
+  events: StreamedEvent[],
+  lookups: ProjectorLookups,
+  metadata: ChatMessageMetadata,
+): Promise<UIMessage[]> {
+  const messages: UIMessage[] = [];
+  let turn: { id: string; projector: UIProjector; chunks: UIMessageChunk[] } | undefined;
+  const flush = async () => {
+    if (turn && turn.chunks.length > 0)
+      messages.push(await assemble(turn.id, [...turn.chunks, ...turn.projector.close()], metadata));
+    turn = undefined;
+  };
+  for (const event of events) {
+    if (event.type === 'text-delta') continue;
+    if (event.workflowId === rootWorkflowId && event.type === 'user-message') {
+      if (!turn || turn.chunks.length > 0) {
+        await flush();
+        turn = {
+          id: turnMessageId(rootWorkflowId, event.seq),
+          projector: new UIProjector(rootWorkflowId, lookups),
+          chunks: [],
+        };
+      }
+      messages.push({
+        id: `${rootWorkflowId}:user-${event.seq}`,
+        role: 'user',
+        parts: [{ type: 'text', text: event.text }],
+      });
+      continue;
+    }
+    if (!turn) continue;
+    turn.chunks.push(...(await turn.projector.project(event)));
+  }
+  await flush();
+  return messages;
+}
+
+async function assemble(id: string, chunks: UIMessageChunk[], metadata: ChatMessageMetadata): Promise<UIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      controller.enqueue({ type: 'start', messageId: id, messageMetadata: metadata });
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.enqueue({ type: 'finish' });
+      controller.close();
+    },
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
+  return last ?? { id, role: 'assistant', parts: [], metadata };
+}

@@ -1,0 +1,15 @@
+/**
+ * `cadre/chat` (server side): a durable backend for the AI SDK's `useChat`, as a Fetch API
+ * handler, a node:http adapter, and a server that also serves the chat page.
+ */
+export { createChatHandler } from './chat-handler';
+export type { ChatHandler, ChatHandlerOptions, ChatUser } from './chat-handler';
+export { toNodeListener, toFetchRequest } from './node-adapter';
+export { startChatServer } from './chat-server';
+export type { ChatServer, ChatServerOptions } from './chat-server';
+export { buildChatPage } from './page-build';
+export { sendToSession } from './session-start';
+export type { SessionStart } from './session-start';
+export type { SubagentProgress, SubagentToolCall } from './subagent-progress';
+export type { ChatMessageMetadata } from './chat-turns';
+export { ChatRequestError } from './chat-request';

@@ -1,0 +1,115 @@
+import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
+import type { AgentClient } from '../client/agent-client';
+import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
+import { type ChatMessageMetadata, turnMessageId } from './chat-turns';
+import { runLookups } from './run-lookups';
+import { TreeFollower } from './tree-follower';
+import { UIProjector } from './ui-projector';
+
+/** When a response may end: the activation settled, or the tree waits for a human. */
+export interface SettleRule {
+  /** A message was sent to an idle session: idle counts only once this many activations have passed. */
+  activationsAbove?: number;
+  /** Approvals this request decided: their being pending (a stale read) does not end the response. */
+  decided: ReadonlySet<string>;
+}
+
+/** One streamed response of the chat: a turn's events as UI message chunks, from a cursor until it settles. */
+export interface TurnResponseOptions {
+  client: AgentClient;
+  workflowId: string;
+  /** The assistant message's id; unset, it is named after the first user message read. */
+  messageId?: string;
+  from: StreamCursor;
+  /** Events before this cursor are projected (to rebuild state) but not sent: the page has them. */
+  suppressBefore?: StreamCursor;
+  settle: SettleRule;
+  metadata: ChatMessageMetadata;
+  /** Refused decisions, sent as an error at the end so the page shows them. */
+  errors?: string[];
+  signal?: AbortSignal;
+  /** The response ends after this long even if the run goes on; the page resumes it with GET. */
+  maxMs: number;
+}
+
+/** Streams the turn as an AI SDK UI message stream response (server-sent events). */
+export function turnResponse(options: TurnResponseOptions): Response {
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      await writeTurn(options, (chunk) => writer.write(chunk));
+    },
+    onError: (error) => `The chat stream failed: ${error instanceof Error ? error.message : String(error)}`,
+  });
+  return createUIMessageStreamResponse({ stream, keepAliveMs: 15_000 });
+}
+
+async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageChunk) => void): Promise<void> {
+  const { client, workflowId } = options;
+  const follower = new TreeFollower(client, workflowId, options.from, { textDeltas: true, signal: options.signal });
+  const projector = new UIProjector(workflowId, runLookups(client, workflowId));
+  let started = false;
+  const early: UIMessageChunk[] = [];
+  const start = (messageId: string) => {
+    if (started) return;
+    started = true;
+    write({ type: 'start', messageId, messageMetadata: options.metadata });
+  };
+  if (options.messageId) start(options.messageId);
+  const deadline = Date.now() + options.maxMs;
+  try {
+    for (;;) {
+      const next = await follower.next(250);
+      if (next === 'done') break;
+      if (next === 'idle') {
+        if (Date.now() > deadline) break;
+        if ((await hasSettled(client, workflowId, options.settle)) && (await follower.caughtUp())) break;
+        continue;
+      }
+      // Suppressed events are still projected: they rebuild the state the page already shows.
+      const projected = await projector.project(next);
+      const chunks = suppressed(next, options.suppressBefore) ? [] : projected;
+      if (!started) {
+        // The turn is named after its first user message (a new session's first event is `run-started`).
+        const named = next.type !== 'text-delta' && (next.type === 'user-message' || chunks.length > 0);
+        if (!named) {
+          early.push(...chunks);
+          continue;
+        }
+        start(turnMessageId(workflowId, next.seq));
+        for (const chunk of early.splice(0)) write(chunk);
+      }
+      for (const chunk of chunks) write(chunk);
+    }
+    if (options.signal?.aborted) return;
+    if (!started) start(turnMessageId(workflowId, options.from[workflowId] ?? 0));
+    for (const chunk of early.splice(0)) write(chunk);
+    for (const chunk of projector.close()) write(chunk);
+    const metadata: ChatMessageMetadata = { cadre: { ...options.metadata.cadre, cursor: follower.cursor } };
+    write({ type: 'message-metadata', messageMetadata: metadata });
+    for (const errorText of options.errors ?? []) write({ type: 'error', errorText });
+    write({ type: 'finish' });
+  } finally {
+    follower.close();
+  }
+}
+
+function suppressed(event: StreamedEvent, before: StreamCursor | undefined): boolean {
+  if (!before || event.type === 'text-delta') return false;
+  const position = before[event.workflowId];
+  return position !== undefined && event.seq < position;
+}
+
+/** True when the session's activation has settled, or the tree waits for a human it has not heard yet. */
+async function hasSettled(client: AgentClient, workflowId: string, rule: SettleRule): Promise<boolean> {
+  const handle = client.getHandle(workflowId);
+  const status = await handle.status();
+  if (status.status === 'completed' || status.status === 'failed' || status.status === 'cancelled') return true;
+  if (
+    status.status === 'idle' &&
+    status.pendingMessages === 0 &&
+    (rule.activationsAbove === undefined || status.activations > rule.activationsAbove)
+  )
+    return true;
+  const pending = await handle.pendingApprovals();
+  return pending.some((request) => !rule.decided.has(request.approvalId));
+}

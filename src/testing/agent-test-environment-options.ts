@@ -1,0 +1,53 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { AnyAgentDefinition } from '../agents/agent-definition';
+import type { ModelRegistry } from '../agents/model-registry';
+import type { AgentClient } from '../client/agent-client';
+import type { ConversationStore } from '../store/conversation-store';
+import type { AgentWorker, AgentWorkerOptions } from '../worker/create-agent-worker';
+import type { ScriptedModels } from './scripted-models';
+
+/** Options of `createAgentTestEnvironment`. */
+export interface AgentTestEnvironmentOptions extends Pick<
+  AgentWorkerOptions,
+  'approvalSecret' | 'previousApprovalSecret' | 'maxDepth' | 'storeOutageWaitMs' | 'workerOptions' | 'workflowBundle'
+> {
+  /** The agents the worker serves, as your production worker defines them. */
+  agents: readonly AnyAgentDefinition[];
+  /**
+   * Their models: `scriptedModels({ <agent>: [...] })` runs each named agent on its script (the
+   * others keep their model instances); a `ModelRegistry` resolves routes as a worker would.
+   */
+  models?: ScriptedModels | ModelRegistry;
+  /**
+   * Default true: Temporal's time-skipping test server, where timers and retry backoffs pass in
+   * simulated time while you await a result or `sleep`. false: the Temporal dev server (real time).
+   */
+  timeSkipping?: boolean;
+  /** An existing Temporal server (`host:port`) to test on instead of starting one; real time only. */
+  address?: string;
+  /** Namespace on `address`. Default `default`. */
+  namespace?: string;
+  /** Default: a fresh `test-<uuid>` queue, so environments never share work. */
+  taskQueue?: string;
+  /** Default: a new in-memory SQLite store, shared by the worker and the client and closed with them. */
+  store?: ConversationStore | string;
+}
+
+/**
+ * A worker serving your agents on a fresh task queue and a client wired to it, on a server of its
+ * own. Close it with `close()`, or declare it with `await using`.
+ */
+export interface AgentTestEnvironment extends AsyncDisposable {
+  /** Starts and drives runs: `client.start('research', { prompt })`, `client.run(...)`. */
+  client: AgentClient;
+  /** The Temporal test environment: `env.client` is the raw Temporal client. */
+  env: TestWorkflowEnvironment;
+  /** The running worker: its store, its transcript cache, its counters. */
+  worker: AgentWorker;
+  /** Lets `duration` (`'2 hours'`, or ms) of server time pass: simulated with time skipping, real otherwise. */
+  sleep(duration: string | number): Promise<void>;
+  /** The server's current time in ms since the epoch: simulated with time skipping, so tests can assert hours passed. */
+  now(): Promise<number>;
+  /** Stops the worker, closes the client and the store, and stops the server it started. Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ModelRegistry } from '../agents/model-registry';
+import { AgentClient } from '../client/agent-client';
+import { ConfigurationError } from '../errors';
+import { type DevServer, startDevServer } from '../server/dev-server';
+import { listCustomSearchAttributes } from '../server/search-attribute-registration';
+import { createTimeSkippingEnvironment, loadTemporalTesting } from '../server/test-server';
+import { cadreSearchAttributes } from '../protocol/search-attributes';
+import type { ConversationStore } from '../store/conversation-store';
+import { openStore } from '../store/open-store';
+import { createAgentWorker } from '../worker/create-agent-worker';
+import type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
+import { withScripts } from './scripted-models';
+import { installTestRuntime } from './test-logger';
+
+/**
+ * Starts a Temporal server (the time-skipping test server by default), a worker serving `agents`
+ * on a fresh task queue, and an `AgentClient` for it, with an in-memory conversation store.
+ * @example
+ * await using test = await createAgentTestEnvironment({ agents, models: scriptedModels({ helper: ['Hi!'] }) });
+ * expect((await test.client.run('helper', 'Hello')).text).toBe('Hi!');
+ */
+export async function createAgentTestEnvironment(options: AgentTestEnvironmentOptions): Promise<AgentTestEnvironment> {
+  const registry = options.models instanceof ModelRegistry ? options.models : undefined;
+  // Scripts replace models before anything starts, so a misnamed script fails without a server.
+  const agents = registry ? [...options.agents] : withScripts(options.agents, options.models as never);
+  const timeSkipping = options.timeSkipping ?? options.address === undefined;
+  if (timeSkipping && options.address !== undefined) {
+    throw new ConfigurationError(
+      `createAgentTestEnvironment got address '${options.address}' and timeSkipping: true; only the test server it ` +
+        'starts itself skips time. Leave out address, or set timeSkipping: false.',
+    );
+  }
+  installTestRuntime();
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    const { env, searchAttributes } = await startServer(options, timeSkipping, cleanups);
+    const store: ConversationStore =
+      typeof options.store === 'object' ? options.store : await openStore(options.store ?? 'sqlite::memory:');
+    if (typeof options.store !== 'object') cleanups.push(() => store.close());
+    const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
+    const worker = await createAgentWorker({
+      agents,
+      connection: env.nativeConnection,
+      client: env.client,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      models: registry ?? new ModelRegistry(),
+      store,
+      // false keeps a CADRE_APPROVAL_SECRET of the environment out of tests that set none.
+      approvalSecret: options.approvalSecret ?? false,
+      ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.storeOutageWaitMs !== undefined ? { storeOutageWaitMs: options.storeOutageWaitMs } : {}),
+      ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
+      ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+    });
+    const running = worker.run();
+    cleanups.push(async () => {
+      worker.shutdown();
+      await running;
+    });
+    const client = AgentClient.fromClient(env.client, { taskQueue, searchAttributes, store });
+    cleanups.push(() => client.close());
+    return {
+      client,
+      env,
+      worker,
+      sleep: (duration) => env.sleep(duration),
+      now: () => env.currentTimeMs(),
+      close: closeAll,
+      [Symbol.asyncDispose]: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+/** The Temporal test environment to run on, and whether its namespace has Cadre's search attributes. */
+async function startServer(
+  options: AgentTestEnvironmentOptions,
+  timeSkipping: boolean,
+  cleanups: Array<() => Promise<unknown>>,
+): Promise<{ env: TestWorkflowEnvironment; searchAttributes: boolean }> {
+  if (timeSkipping) {
+    const env = await createTimeSkippingEnvironment();
+    cleanups.push(() => env.teardown());
+    // The test server has no operator service to register Cadre's search attributes with.
+    return { env, searchAttributes: false };
+  }
+  let server: DevServer | undefined;
+  if (options.address === undefined) {
+    server = await startDevServer({ port: 0, dbFile: null, headless: true });
+    const started = server;
+    cleanups.push(() => started.stop());
+  }
+  const { TestWorkflowEnvironment } = await loadTemporalTesting();
+  const env = await TestWorkflowEnvironment.createFromExistingServer({
+    address: options.address ?? server?.address,
+    namespace: options.namespace ?? server?.namespace ?? 'default',
+  });
+  cleanups.push(() => env.teardown());
+  return { env, searchAttributes: await hasSearchAttributes(env) };
+}
+
+/** Whether Cadre's search attributes are registered, so runs can set them at start. */
+async function hasSearchAttributes(env: TestWorkflowEnvironment): Promise<boolean> {
+  try {
+    const listed = await listCustomSearchAttributes(env.connection, env.namespace ?? 'default');
+    return cadreSearchAttributes.every((attribute) => listed.has(attribute.name));
+  } catch {
+    return false;
+  }
+}

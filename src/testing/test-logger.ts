@@ -1,0 +1,49 @@
+import { DefaultLogger, type LogLevel, type LogMetadata, Runtime, type RuntimeOptions } from '@temporalio/worker';
+
+/**
+ * Warnings that say nothing about a Cadre test. The Temporal core warns on every worker start that
+ * `Temporal Server 1.16.0 or newer is required` when the server's GetSystemInfo does not advertise
+ * the `activity_failure_include_heartbeat` capability: the Java time-skipping test server (1.38.0)
+ * sets other capabilities but never that one, whatever its version. Cadre's per-agent activity
+ * workers poll no workflows by design.
+ */
+const misleadingWarnings = ['Temporal Server 1.16.0 or newer is required', 'No workflows registered, not polling'];
+
+/**
+ * A Temporal logger for tests: prints `level` and above (default warnings and errors) to stderr,
+ * and drops the core's misleading server-version warning about the time-skipping test server and
+ * the notice that Cadre's per-agent activity workers poll no workflows.
+ */
+export class TestLogger extends DefaultLogger {
+  constructor(level: LogLevel = 'WARN') {
+    super(level);
+  }
+
+  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    if (misleadingWarnings.some((warning) => message.startsWith(warning))) return;
+    super.log(level, message, meta);
+  }
+}
+
+/**
+ * Runtime options for tests: a {@link TestLogger}, with the Rust core's logs forwarded to it (by
+ * default the core prints straight to the console, where no logger can filter them).
+ * @example Runtime.install(testRuntimeOptions()); // in a jest setup file, before any worker starts
+ */
+export function testRuntimeOptions(level: LogLevel = 'WARN'): RuntimeOptions {
+  return {
+    logger: new TestLogger(level),
+    telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
+  };
+}
+
+/**
+ * Installs the Temporal runtime with {@link testRuntimeOptions}, unless the process already has one
+ * (installed by you, or created by an earlier worker): the runtime is a process-wide singleton.
+ * Returns whether it installed one.
+ */
+export function installTestRuntime(level: LogLevel = 'WARN'): boolean {
+  if (Runtime._instance !== undefined) return false;
+  Runtime.install(testRuntimeOptions(level));
+  return true;
+}

@@ -1,0 +1,191 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { AgentClient } from '../../src/client/agent-client';
+import { type ChatServer, startChatServer } from '../../src/chat/chat-server';
+import { buildChatPage } from '../../src/chat/page-build';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { testAddress, testNamespace } from '../helpers/temporal';
+import { waitFor } from '../helpers/wait';
+import { chatAgents, chatSecret, executions, greeting } from './fixtures';
+
+const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
+
+/** Screenshots go to docs/ with CADRE_UPDATE_SCREENSHOTS=1 (to commit), else to the git-ignored .cadre/. */
+const screenshotDir = resolve(
+  __dirname,
+  '../..',
+  process.env.CADRE_UPDATE_SCREENSHOTS === '1' ? 'docs/chat-ui' : '.cadre/screenshots',
+);
+
+describe('chat page in a browser', () => {
+  let env: AgentTestEnv;
+  let client: AgentClient;
+  let server: ChatServer;
+  let browser: Browser;
+  let page: Page;
+  let chatNumber = 0;
+
+  beforeAll(async () => {
+    const executablePath = chromiumPath();
+    if (!executablePath) {
+      throw new Error(
+        "No Chromium for the browser tests: run `node scripts/setup.cjs` as root (it installs Debian's chromium), or set CADRE_CHROMIUM.",
+      );
+    }
+    env = await startAgentTestEnv(chatAgents, { approvalSecret: chatSecret });
+    // The server's own client, so the worker can restart under it.
+    client = await AgentClient.connect({
+      address: testAddress(),
+      namespace: testNamespace(),
+      taskQueue: env.client.taskQueue,
+    });
+    server = await startChatServer({
+      client,
+      agents: ['chat-files', 'chat-research'],
+      port: 0,
+      pageDir: await buildChatPage(),
+    });
+    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    mkdirSync(screenshotDir, { recursive: true });
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await client?.close();
+    await env?.stop();
+  });
+
+  async function openChat(agent: string): Promise<string> {
+    const chatId = `${agent}-p${Date.now().toString(36)}${chatNumber++}`;
+    await page.goto(`${server.url}?agent=${agent}&chat=${chatId}`);
+    await page.getByTestId('chat-input').waitFor();
+    return chatId;
+  }
+  async function send(text: string): Promise<void> {
+    await page.getByTestId('chat-input').fill(text);
+    await page.getByTestId('send').click();
+  }
+  const assistantText = () =>
+    page.locator('.message.assistant p').evaluateAll((items) => items.map((item) => item.textContent ?? '').join('|'));
+
+  it('shows the answer growing in steps while it streams', async () => {
+    await openChat('chat-files');
+    await send('hi');
+    const seen = new Set<string>();
+    await waitFor(
+      async () => {
+        seen.add(await assistantText());
+        return seen.has(greeting);
+      },
+      'the whole greeting',
+      30_000,
+    );
+    const partial = [...seen].filter((text) => text.length > 0 && text !== greeting);
+    expect(partial.length).toBeGreaterThanOrEqual(1);
+    for (const text of partial) expect(greeting.startsWith(text)).toBe(true);
+  });
+
+  it('asks before deleting; Approve runs the tool once and the answer follows', async () => {
+    await openChat('chat-files');
+    await send('delete e.log');
+    await page.getByTestId('approve').waitFor();
+    await page.getByText('Deleting a file cannot be undone').waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'pending-approval.png') });
+    expect(executions['delete_file:e.log']).toBeUndefined();
+    await page.getByTestId('approve').click();
+    await page.getByText('Done: deleted e.log.').waitFor();
+    expect(executions['delete_file:e.log']).toBe(1);
+  });
+
+  it('Deny shows the denial and the tool never runs', async () => {
+    await openChat('chat-files');
+    await send('delete f.log');
+    await page.getByTestId('deny').click();
+    await page.getByTestId('denial').waitFor();
+    expect(await page.getByTestId('denial').textContent()).toBe('Denied: Denied in the chat');
+    await page.getByText('I did not delete it').waitFor();
+    expect(executions['delete_file:f.log']).toBeUndefined();
+  });
+
+  it('keeps a pending approval across a reload and a worker restart, and approving it then works', async () => {
+    await openChat('chat-files');
+    await send('delete g.log');
+    await page.getByTestId('approve').waitFor();
+    await page.reload();
+    await page.getByTestId('approve').waitFor();
+    const taskQueue = env.client.taskQueue;
+    await env.stop();
+    env = await startAgentTestEnv(chatAgents, { approvalSecret: chatSecret, taskQueue });
+    await page.reload();
+    await page.getByTestId('approve').click();
+    await page.getByText('Done: deleted g.log.').waitFor();
+    expect(executions['delete_file:g.log']).toBe(1);
+  });
+
+  it('resumes a stream after a reload in the middle of it, with no text lost or repeated', async () => {
+    await openChat('chat-files');
+    await send('hello');
+    await waitFor(
+      async () => {
+        const text = await assistantText();
+        return text.length > 0 && text !== greeting;
+      },
+      'part of the greeting',
+      30_000,
+    );
+    await page.reload();
+    await page.getByText(greeting).waitFor({ timeout: 30_000 });
+    expect(await assistantText()).toBe(greeting);
+    expect(await page.locator('.message.assistant').count()).toBe(1);
+    expect(await page.locator('.message.user').count()).toBe(1);
+  });
+
+  it('shows a Researching… placeholder with the subagent progress, then its summary', async () => {
+    await openChat('chat-research');
+    await send('research temporal');
+    await page.getByTestId('researching').waitFor();
+    await page.getByTestId('subagent-tool').filter({ hasText: '— running' }).waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'research-placeholder.png') });
+    await page.getByTestId('subagent-summary').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('subagent-summary').textContent()).toBe(
+      'SUMMARY ONLY: Findings: Temporal began as Uber Cadence',
+    );
+    await page.getByText('Report: SUMMARY ONLY').waitFor();
+  });
+
+  it('refuses a tampered approvalId and tampered input sent through the page, and the tool does not run', async () => {
+    const chatId = await openChat('chat-files');
+    await send('delete h.log');
+    await page.getByTestId('approve').waitFor();
+    const tamper = async (change: (part: Record<string, unknown>) => void) => {
+      await page.route('**/api/chat', async (route) => {
+        const body = JSON.parse(route.request().postData() ?? '{}') as {
+          message: { parts: Array<Record<string, unknown>> };
+        };
+        for (const part of body.message.parts) if (part.state === 'approval-responded') change(part);
+        await route.continue({ postData: JSON.stringify(body) });
+      });
+    };
+    await tamper((part) => ((part.approval as Record<string, unknown>).id = 'approval-7-7'));
+    await page.getByTestId('approve').click();
+    await page.getByTestId('chat-error').waitFor();
+    expect(await page.getByTestId('chat-error').textContent()).toContain('approval-7-7');
+
+    await page.unrouteAll();
+    await page.reload();
+    await tamper((part) => (part.input = { path: 'precious.db' }));
+    await page.getByTestId('approve').click();
+    await page.getByTestId('chat-error').waitFor();
+    expect(await page.getByTestId('chat-error').textContent()).toContain('is not the input of the request');
+    expect(executions['delete_file:h.log']).toBeUndefined();
+    expect(executions['delete_file:precious.db']).toBeUndefined();
+    expect(await client.getHandle(chatId).pendingApprovals()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { idempotencyKeyOf } from '../../src/activities/idempotency-key';
+import { AgentClient } from '../../src/client/agent-client';
+import { testAddress, testNamespace } from '../helpers/temporal';
+import { waitFor } from '../helpers/wait';
+
+function startWorkerProcess(taskQueue: string, runsFile: string): Promise<ChildProcess> {
+  // One node process (no wrapper), so the kill hits the worker itself and pids identify it.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'crash-worker-process.ts'), testAddress(), taskQueue, runsFile],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
+    child.on('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+}
+
+function runsOf(file: string): Array<{ pid: number; key: string; at: number }> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [pid, key, at] = line.split(' ');
+      return { pid: Number(pid), key: key ?? '', at: Number(at) };
+    });
+}
+
+describe('a tool whose worker is killed while it runs', () => {
+  it('runs again on the surviving worker with the same idempotency key, and the run completes', async () => {
+    const taskQueue = `tool-crash-${randomUUID()}`;
+    const runsFile = join(mkdtempSync(join(tmpdir(), 'cadre-')), 'runs');
+    const workers = await Promise.all([
+      startWorkerProcess(taskQueue, runsFile),
+      startWorkerProcess(taskQueue, runsFile),
+    ]);
+    const client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue });
+    try {
+      const handle = await client.start('charger', { prompt: 'charge 42' });
+      await waitFor(() => runsOf(runsFile).length === 1, 'the first run of the tool');
+      const [first] = runsOf(runsFile);
+      const victim = workers.find((worker) => worker.pid === first?.pid);
+      victim?.kill('SIGKILL');
+      const killedAt = Date.now();
+      await waitFor(() => runsOf(runsFile).length === 2, 'the tool to run again', 60_000);
+      const rerunAt = Date.now();
+      expect((await handle.result()).text).toBe('done');
+      const completedAt = Date.now();
+      const [, second] = runsOf(runsFile);
+      expect(second?.pid).not.toBe(first?.pid);
+      expect(second?.key).toBe(`${handle.workflowId}:charge-1`);
+      expect(second?.key).toBe(first?.key);
+      // Figures for the README, not assertions: timing depends on the machine.
+      process.stdout.write(
+        `tool crash recovery: tool re-ran ${((rerunAt - killedAt) / 1000).toFixed(1)} s after the kill, ` +
+          `run completed ${((completedAt - killedAt) / 1000).toFixed(1)} s after it\n`,
+      );
+    } finally {
+      for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+      await client.close();
+    }
+  }, 120_000);
+});
+
+describe('the idempotency key outside Cadre', () => {
+  it('is the tool call id when the AI SDK runs the tool itself', () => {
+    expect(idempotencyKeyOf({ toolCallId: 'call-7' })).toBe('call-7');
+  });
+});

@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.join(__dirname, '..', '..');
+const marker = '<!-- readme-example: test/testing/readme-example.test.ts -->';
+
+/** The README's code block after the marker. */
+function readmeExample(): string {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const at = readme.indexOf(marker);
+  if (at < 0) throw new Error(`README.md lost its marker ${marker}; put it back above the testing example.`);
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (!block?.[1]) throw new Error('README.md has no ```ts block after the testing example marker.');
+  return block[1];
+}
+
+describe('the README testing example', () => {
+  it('is the test file that runs in the suite, with the package imports a user writes', () => {
+    const file = fs
+      .readFileSync(path.join(__dirname, 'readme-example.test.ts'), 'utf8')
+      .replace("from '../../src/testing';", "from 'cadre/testing';")
+      .replace("from '../../src';", "from 'cadre';");
+    expect(readmeExample()).toBe(file);
+  });
+
+  it('keeps each test within 15 lines', () => {
+    const bodies = readmeExample()
+      .split(/\n {2}it\(/)
+      .slice(1);
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) expect(body.split('\n').indexOf('  });') - 1).toBeLessThanOrEqual(15);
+  });
+});
