@@ -1,4 +1,6 @@
 import type { AnyAgentDefinition } from '../../agents/agent-definition';
+import { AgentClient } from '../../client/agent-client';
+import { type ChatServer, startChatServer } from '../../chat/chat-server';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
@@ -20,8 +22,25 @@ export async function devCommand(agents: AnyAgentDefinition[], write: (line: str
   const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
   write(`[cadre] try: npm run cadre -- run ${example} "What time is it in Europe/Paris?"`);
   write(`[cadre] your own agents: npm run dev -- --agents ./my-agents.ts (this worker then serves those instead)`);
+  const chatClient = await AgentClient.connect({
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue: worker.taskQueue,
+    uiUrl: server.uiUrl,
+  });
+  const chatAgents = ['file-manager', 'research'].filter((name) => names.includes(name));
+  let chat: ChatServer | undefined;
+  try {
+    chat = await startChatServer({ client: chatClient, agents: chatAgents.length > 0 ? chatAgents : names });
+    write(`[cadre] chat page:       ${chat.url}`);
+  } catch (error) {
+    // The page is a convenience: the worker serves runs without it.
+    write(`[cadre] chat page not served: ${(error as Error).message}`);
+  }
   await stopOnSignal(() => worker.shutdown());
   await running;
+  await chat?.close();
+  await chatClient.close();
   await server.stop();
   return 0;
 }
