@@ -24,6 +24,9 @@ export type {
   ToolExecutionSettings,
 } from './agents/agent-definition';
 export { CadreError, ConfigurationError } from './errors';
+export { idempotencyKeyOf } from './activities/idempotency-key';
+export type { DurableToolExecutionOptions } from './activities/idempotency-key';
+export type { AgentMemoryOptions, MemoryScopeArgs } from './memory/memory-options';
 export type {
   AgentMode,
   AgentRunResult,

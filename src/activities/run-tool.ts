@@ -94,7 +94,8 @@ async function execute(
     toolCallId: args.toolCallId,
     messages,
     abortSignal: context.cancellationSignal,
-    context: {},
+    // The run's runtime context, as the AI SDK passes `context` to tools (memory scopes read it).
+    context: args.runtimeContext ?? {},
     idempotencyKey: toolIdempotencyKey(args.workflowId, args.toolCallId),
   };
   const returned = tool.execute(args.input, options);

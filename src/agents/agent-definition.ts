@@ -1,6 +1,7 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { FlexibleSchema, LanguageModel, ToolApprovalConfiguration, ToolSet } from 'ai';
 import type { SubagentDefinition, SubagentSpec } from './subagent-definition';
+import type { AgentMemoryOptions } from '../memory/memory-options';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
@@ -60,6 +61,12 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   instructions?: string;
   /** Tools made with the AI SDK's `tool()`; each call runs as its own activity. */
   tools?: TOOLS;
+  /**
+   * Gives the agent a `memory` tool over `/memories`, kept in the conversation store per scope
+   * (Anthropic's `memory_20250818` on Anthropic models, the same commands as a function tool on
+   * others). Changes apply exactly once per tool call, even when the activity is retried.
+   */
+  memory?: AgentMemoryOptions;
   /**
    * The AI SDK's approval policy: a per-tool map of statuses or input functions, or one global
    * function. Evaluated in activities, never in the workflow.

@@ -20,6 +20,7 @@ Environment:
   CADRE_MODEL              default model route, e.g. openai:gpt-5-mini, or demo:scripted for the offline demo
   OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY)
   CADRE_APPROVAL_SECRET    signs approval requests (at least 32 bytes)
+  CADRE_APPROVAL_SECRET_PREVIOUS  the secret before a rotation, still accepted for pending requests
   CADRE_UI_URL             Temporal UI address for links`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { MemoryFiles } from './memory-files';
 
 /**
  * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
@@ -75,6 +76,8 @@ export interface ConversationStore {
   putRecord(conversationId: string, key: string, value: unknown): Promise<unknown>;
   /** The value recorded under `key`, or undefined. */
   getRecord(conversationId: string, key: string): Promise<unknown>;
+  /** Agents' memory files, per scope, changed exactly once per tool call. */
+  readonly memory: MemoryFiles;
   /** Closes connections; the store cannot be used afterwards. */
   close(): Promise<void>;
 }

@@ -77,6 +77,44 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       ],
     },
   },
+  {
+    version: 2,
+    description: 'memory files per scope, and the mutations applied to them by id',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_memory_files (
+          scope TEXT NOT NULL,
+          path TEXT NOT NULL,
+          content TEXT NOT NULL,
+          bytes INTEGER NOT NULL,
+          updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+          PRIMARY KEY (scope, path)
+        )`,
+        `CREATE TABLE cadre_memory_mutations (
+          scope TEXT NOT NULL,
+          mutation_id TEXT NOT NULL,
+          result TEXT NOT NULL,
+          PRIMARY KEY (scope, mutation_id)
+        )`,
+      ],
+      postgres: [
+        `CREATE TABLE cadre_memory_files (
+          scope TEXT NOT NULL,
+          path TEXT NOT NULL,
+          content TEXT NOT NULL,
+          bytes INTEGER NOT NULL,
+          updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (scope, path)
+        )`,
+        `CREATE TABLE cadre_memory_mutations (
+          scope TEXT NOT NULL,
+          mutation_id TEXT NOT NULL,
+          result TEXT NOT NULL,
+          PRIMARY KEY (scope, mutation_id)
+        )`,
+      ],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

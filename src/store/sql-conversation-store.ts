@@ -8,6 +8,7 @@ import {
   type StoredEvent,
   defaultPageBytes,
 } from './conversation-store';
+import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreConsistencyError } from './store-errors';
 
@@ -39,13 +40,18 @@ interface ChainLink {
  * (Uint8Array) of messages survive only as JSON objects of their bytes.
  */
 export class SqlConversationStore implements ConversationStore {
+  /** Agents' memory files, in the same database. */
+  readonly memory: MemoryFiles;
+
   constructor(
     protected readonly driver: SqlDriver,
     /** SQL for the next `created_order` of a new conversation (which one `findConversation` picks). */
     private readonly nextConversationOrder: string,
     /** Appended to the SELECT of the conversation row in `appendMessages` to serialize appends (PostgreSQL: FOR UPDATE). */
     private readonly rowLockClause = '',
-  ) {}
+  ) {
+    this.memory = new SqlMemoryFiles(driver);
+  }
 
   /** The store's address with any password hidden. */
   get address(): string {

@@ -9,6 +9,7 @@ import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
+import { withMemoryTool } from '../memory/with-memory';
 import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
@@ -89,7 +90,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const { connectionOptions, namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
-  const agents = new AgentRegistry(options.agents, models, options.maxDepth);
+  let opened: ConversationStore | undefined;
+  const memoryFiles = () => {
+    if (!opened) throw new Error('The conversation store is not open yet.');
+    return opened.memory;
+  };
+  const agents = new AgentRegistry(
+    options.agents.map((agent) => withMemoryTool(agent, memoryFiles, models.defaultRoute)),
+    models,
+    options.maxDepth,
+  );
   agents.checkSubagents();
   agents.checkModels();
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
@@ -100,6 +110,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
+  opened = store;
   const conversations = new ConversationIo(store, options.storeOutageWaitMs);
   const ownedConnection = options.connection
     ? undefined

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { PostgresConversationStore, StoreUnavailableError, openStore, schemaMigrations } from '../../src/store';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { describeConversationStore } from './conformance';
+import { describeMemoryStore } from './memory-conformance';
 
 let server: TestPostgres;
 let conformanceUrl: string;
@@ -16,6 +17,7 @@ afterAll(async () => {
 });
 
 describeConversationStore('PostgreSQL', () => PostgresConversationStore.open(conformanceUrl));
+describeMemoryStore('PostgreSQL', () => PostgresConversationStore.open(conformanceUrl));
 
 describe('PostgreSQL conversation store server', () => {
   test('stores opening a fresh database at once apply each migration exactly once', async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SqliteConversationStore, openStore, schemaMigrations } from '../../src/store';
 import { describeConversationStore } from './conformance';
+import { describeMemoryStore } from './memory-conformance';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-sqlite-store-'));
 const file = path.join(folder, 'nested', 'cadre.db');
@@ -11,6 +12,7 @@ const file = path.join(folder, 'nested', 'cadre.db');
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
 describeConversationStore('SQLite', () => SqliteConversationStore.open(file));
+describeMemoryStore('SQLite', () => SqliteConversationStore.open(file));
 
 /** Runs the fixture in its own Node process (the multi-process case); resolves with its stderr. */
 function appendFromProcess(args: string[]): Promise<string> {

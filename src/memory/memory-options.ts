@@ -1,0 +1,31 @@
+import type { RuntimeContext } from '../agents/agent-definition';
+
+/** What `memory.scope` receives: the run's runtime context (who the run is for). */
+export interface MemoryScopeArgs {
+  runtimeContext: RuntimeContext;
+  /** The agent's name. */
+  agent: string;
+}
+
+/**
+ * The `memory` option of `defineAgent`: a `memory` tool over `/memories`, kept in the conversation
+ * store per scope. Runs with different scopes never see each other's files.
+ */
+export interface AgentMemoryOptions {
+  /**
+   * The scope of a run's memory, from its runtime context: per user (`({ runtimeContext }) =>
+   * \`user:${runtimeContext.userId}\``) or per tenant. Default: one memory for every run of the agent.
+   * Letters, digits and `:._@/-`, at most 200 characters.
+   */
+  scope?: (args: MemoryScopeArgs) => string;
+  /** Largest memory file in bytes. Default 65,536. */
+  maxFileBytes?: number;
+  /** All files of one scope together, in bytes. Default 1,048,576. */
+  maxScopeBytes?: number;
+  /**
+   * `'anthropic'`: Anthropic's provider-defined `memory_20250818` tool (Claude is trained on it);
+   * `'function'`: a function tool with the same commands and results, for any model. Default: by
+   * the agent's model (`anthropic:` routes and Anthropic model instances get the provider tool).
+   */
+  kind?: 'anthropic' | 'function';
+}

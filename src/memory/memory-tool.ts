@@ -1,0 +1,97 @@
+import { anthropic } from '@ai-sdk/anthropic';
+import { type Tool, tool } from 'ai';
+import { z } from 'zod';
+import type { RuntimeContext } from '../agents/agent-definition';
+import type { MemoryFiles } from '../store/memory-files';
+import { defaultMemoryLimits, isMutation, type MemoryCommand, runMemoryCommand } from './memory-commands';
+import type { AgentMemoryOptions } from './memory-options';
+
+/** The memory tool's name, the one Anthropic's models are trained on. */
+export const memoryToolName = 'memory';
+
+/** The commands of the memory tool, as a schema for models without Anthropic's provider tool. */
+export const memoryCommandSchema = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('view'),
+    path: z.string().describe('A directory or file under /memories.'),
+    view_range: z
+      .tuple([z.number().int(), z.number().int()])
+      .optional()
+      .describe('[start, end] lines; end -1 reads to the end.'),
+  }),
+  z.object({ command: z.literal('create'), path: z.string(), file_text: z.string() }),
+  z.object({ command: z.literal('str_replace'), path: z.string(), old_str: z.string(), new_str: z.string() }),
+  z.object({
+    command: z.literal('insert'),
+    path: z.string(),
+    insert_line: z.number().int().describe('Insert after this line; 0 inserts at the top.'),
+    insert_text: z.string(),
+  }),
+  z.object({ command: z.literal('delete'), path: z.string() }),
+  z.object({ command: z.literal('rename'), old_path: z.string(), new_path: z.string() }),
+]);
+
+const description =
+  'Your memory: a directory of files under /memories that persists across conversations. ' +
+  'ALWAYS view /memories before anything else to find earlier progress and what you know about the user. ' +
+  'Record what is worth keeping as you go (view, create, str_replace, insert, delete, rename). ' +
+  'Keep it organised and up to date; your context may be reset at any moment.';
+
+/** Scopes: letters, digits and `:._@/-`. */
+const scopePattern = /^[\w:.@/-]{1,200}$/;
+
+/** Where a memory tool finds its files and scope when it runs (in Cadre's tool activity). */
+export interface MemoryToolContext {
+  files: () => MemoryFiles;
+  agent: string;
+  options: AgentMemoryOptions;
+  kind: 'anthropic' | 'function';
+}
+
+/**
+ * The `memory` tool of an agent: Anthropic's provider-defined `memory_20250818` or a function tool
+ * with the same commands and result texts. Mutations run once per tool call: the store records the
+ * call's idempotency key with the change, so a retried activity returns the first result.
+ */
+export function memoryTool(context: MemoryToolContext): Tool {
+  const execute = async (
+    input: MemoryCommand,
+    options: { toolCallId: string; context?: unknown; idempotencyKey?: string },
+  ): Promise<string> => {
+    const runtimeContext = (options.context ?? {}) as RuntimeContext;
+    const scope = context.options.scope?.({ runtimeContext, agent: context.agent }) ?? `agent:${context.agent}`;
+    if (typeof scope !== 'string' || !scopePattern.test(scope)) {
+      throw new Error(
+        `memory.scope of agent '${context.agent}' returned ${JSON.stringify(scope)}; a scope is 1 to 200 letters, digits or :._@/- characters.`,
+      );
+    }
+    const limits = {
+      maxFileBytes: context.options.maxFileBytes ?? defaultMemoryLimits.maxFileBytes,
+      maxScopeBytes: context.options.maxScopeBytes ?? defaultMemoryLimits.maxScopeBytes,
+    };
+    const files = context.files();
+    if (!isMutation(input)) {
+      return await runMemoryCommand(
+        {
+          list: (prefix) => files.list(scope, prefix),
+          read: (path) => files.read(scope, path),
+          write: () => Promise.reject(new Error('view does not write')),
+          remove: () => Promise.reject(new Error('view does not write')),
+          totalBytes: () => Promise.resolve(0),
+        },
+        input,
+        limits,
+      );
+    }
+    const mutationId = options.idempotencyKey ?? options.toolCallId;
+    return await files.mutate(scope, mutationId, (view) => runMemoryCommand(view, input, limits));
+  };
+  if (context.kind === 'anthropic') {
+    return anthropic.tools.memory_20250818({ execute: (input, options) => execute(input as MemoryCommand, options) });
+  }
+  return tool({
+    description,
+    inputSchema: memoryCommandSchema,
+    execute: (input, options) => execute(input as MemoryCommand, options as Parameters<typeof execute>[1]),
+  });
+}
