@@ -10,6 +10,7 @@ import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
 import { transcriptCommand } from './commands/transcript';
 import { loadAgents } from './load-agents';
+import { memoryCommand } from './commands/memory';
 import { Printer } from './printer';
 
 const environmentHelp = `
@@ -107,6 +108,23 @@ export function buildProgram(printer = new Printer()): Command {
     .action(async (workflowId: string, options: { json?: boolean }) =>
       setExit(await transcriptCommand(workflowId, options.json === true, write)),
     );
+  const memory = program
+    .command('memory')
+    .description("an agent's memory files in the conversation store, per scope (no Temporal server needed)");
+  for (const [action, summary] of [
+    ['ls', 'list the files of a scope (under a path)'],
+    ['cat', 'print a memory file'],
+    ['rm', 'delete a memory file'],
+  ] as const) {
+    memory
+      .command(action)
+      .description(summary)
+      .argument(action === 'ls' ? '[path]' : '<path>', 'under /memories')
+      .requiredOption('--scope <scope>', "the scope, as the agent's memory.scope returns it, e.g. user:ada")
+      .action(async (path: string | undefined, options: { scope: string }) =>
+        setExit(await memoryCommand(action, options.scope, path, write)),
+      );
+  }
   return program;
 }
 

@@ -10,6 +10,7 @@ import {
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
+import { MemoryScope } from './memory-scope';
 import { connectOrExplain } from './temporal-unreachable';
 import { resolveTemporalConnection } from './temporal-connection';
 import type { ConversationStore } from '../store/conversation-store';
@@ -152,6 +153,14 @@ export class AgentClient {
       taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
     });
     return pollers?.length ?? 0;
+  }
+
+  /**
+   * The memory files of one scope (what an agent's `memory.scope` returns, e.g. `user:ada`):
+   * `list`, `read`, `write` and `delete`, for admin screens and tests.
+   */
+  memory(scope: string): MemoryScope {
+    return new MemoryScope(this.store, scope);
   }
 
   /** The handle of an existing run. */

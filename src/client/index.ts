@@ -5,6 +5,7 @@
 export { AgentClient } from './agent-client';
 export type { AgentClientOptions, StartAgentOptions } from './agent-client';
 export { AgentHandle } from './agent-handle';
+export { MemoryScope } from './memory-scope';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
 export { historySizeBytes } from './history-size';
 export {

@@ -31,6 +31,8 @@ export async function runMemoryCommand(
   command: MemoryCommand,
   limits: MemoryLimits = defaultMemoryLimits,
 ): Promise<string> {
+  const missing = missingFields(command);
+  if (missing) return missing;
   switch (command.command) {
     case 'view':
       return await view(files, command.path, command.view_range);
@@ -47,6 +49,25 @@ export async function runMemoryCommand(
     default:
       return `Error: Unknown memory command ${JSON.stringify((command as { command?: unknown }).command)}. Use view, create, str_replace, insert, delete or rename.`;
   }
+}
+
+/** The fields each command needs. */
+const requiredFields: Record<MemoryCommand['command'], string[]> = {
+  view: ['path'],
+  create: ['path', 'file_text'],
+  str_replace: ['path', 'old_str', 'new_str'],
+  insert: ['path', 'insert_line', 'insert_text'],
+  delete: ['path'],
+  rename: ['old_path', 'new_path'],
+};
+
+/** The error text for a command sent without a field it needs (function-tool models may omit one). */
+function missingFields(command: MemoryCommand): string | undefined {
+  const needed = requiredFields[command.command];
+  if (!needed) return undefined;
+  const absent = needed.filter((field) => (command as unknown as Record<string, unknown>)[field] === undefined);
+  if (absent.length === 0) return undefined;
+  return `Error: The ${command.command} command needs ${needed.map((field) => `\`${field}\``).join(', ')}; missing: ${absent.join(', ')}.`;
 }
 
 /** True when the command changes files (and so runs once per tool call). */

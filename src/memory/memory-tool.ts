@@ -9,27 +9,26 @@ import type { AgentMemoryOptions } from './memory-options';
 /** The memory tool's name, the one Anthropic's models are trained on. */
 export const memoryToolName = 'memory';
 
-/** The commands of the memory tool, as a schema for models without Anthropic's provider tool. */
-export const memoryCommandSchema = z.discriminatedUnion('command', [
-  z.object({
-    command: z.literal('view'),
-    path: z.string().describe('A directory or file under /memories.'),
-    view_range: z
-      .tuple([z.number().int(), z.number().int()])
-      .optional()
-      .describe('[start, end] lines; end -1 reads to the end.'),
-  }),
-  z.object({ command: z.literal('create'), path: z.string(), file_text: z.string() }),
-  z.object({ command: z.literal('str_replace'), path: z.string(), old_str: z.string(), new_str: z.string() }),
-  z.object({
-    command: z.literal('insert'),
-    path: z.string(),
-    insert_line: z.number().int().describe('Insert after this line; 0 inserts at the top.'),
-    insert_text: z.string(),
-  }),
-  z.object({ command: z.literal('delete'), path: z.string() }),
-  z.object({ command: z.literal('rename'), old_path: z.string(), new_path: z.string() }),
-]);
+/**
+ * The commands of the memory tool, as one flat object schema for models without Anthropic's
+ * provider tool (function parameters must be an object); each command's fields are checked when it runs.
+ */
+export const memoryCommandSchema = z.object({
+  command: z.enum(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']),
+  path: z.string().optional().describe('The file or directory under /memories (every command but rename).'),
+  view_range: z
+    .array(z.number().int())
+    .length(2)
+    .optional()
+    .describe('view: [start, end] lines of a file; end -1 reads to the end.'),
+  file_text: z.string().optional().describe('create: the content of the new file.'),
+  old_str: z.string().optional().describe('str_replace: the exact text to replace; it must occur once.'),
+  new_str: z.string().optional().describe('str_replace: the text that replaces it.'),
+  insert_line: z.number().int().optional().describe('insert: insert after this line; 0 inserts at the top.'),
+  insert_text: z.string().optional().describe('insert: the text to insert.'),
+  old_path: z.string().optional().describe('rename: the file or directory to move.'),
+  new_path: z.string().optional().describe('rename: where it goes.'),
+});
 
 const description =
   'Your memory: a directory of files under /memories that persists across conversations. ' +

@@ -309,6 +309,13 @@ function describeCalls(step: RunModelStepResult): string {
 }
 
 function toolSummary(call: ModelToolCall): string {
+  const memory = call.input as { command?: unknown; path?: unknown; old_path?: unknown; new_path?: unknown } | null;
+  if (call.toolName === 'memory' && memory && typeof memory.command === 'string') {
+    // `memory view /memories/prefs.md`, `memory rename /memories/a.md -> /memories/b.md`
+    const where =
+      memory.command === 'rename' ? `${String(memory.old_path)} -> ${String(memory.new_path)}` : String(memory.path);
+    return `memory ${memory.command} ${cutText(where, 80)}`;
+  }
   const input = JSON.stringify(call.input) ?? '';
   return `tool ${call.toolName}(${cutText(input, 60)})`;
 }
