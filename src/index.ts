@@ -27,6 +27,9 @@ export { CadreError, ConfigurationError } from './errors';
 export { idempotencyKeyOf } from './activities/idempotency-key';
 export type { DurableToolExecutionOptions } from './activities/idempotency-key';
 export type { AgentMemoryOptions, MemoryScopeArgs } from './memory/memory-options';
+export { storeMemoryProvider, type StoreMemoryProviderOptions } from './memory/store-memory-provider';
+export { mem0Memory, type Mem0MemoryOptions } from './memory/mem0-memory';
+export type { MemoryProvider, RecallArgs, RememberArgs, MemoryToolEnvironment } from './memory/memory-provider';
 export type {
   AgentMode,
   AgentRunResult,

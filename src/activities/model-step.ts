@@ -12,6 +12,8 @@ import { modelTools } from './model-tools';
 import { keepHeartbeating } from './heartbeat';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
+import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-memories';
+import { memoriesSection } from '../memory/memory-provider';
 
 /**
  * Builds `runModelStep`: one call to the model. On the store it first writes what the workflow
@@ -43,13 +45,22 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const reused = conversation
         ? await deps.conversations.get<ModelCallOutcome>(conversation, responseKey)
         : undefined;
+      const turn: TurnContext = {
+        agent,
+        conversations: deps.conversations,
+        conversation,
+        runtimeContext: args.runtimeContext ?? {},
+        workflowId: args.workflowId,
+        step: args.step,
+      };
+      const memories = reused ? [] : await recallForTurn(turn, messages);
       const called =
         reused ??
         (await callModel(
           {
             model,
             instructions:
-              [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent)]
+              [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent), memoriesSection(memories)]
                 .filter(Boolean)
                 .join('\n\n') || undefined,
             messages,
@@ -93,6 +104,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
         finishReason: result.finishReason,
         usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
       };
+      if (toolCalls.length === 0 && rejectedCalls.length === 0) await rememberTurn(turn, [...messages, assistant]);
       if (!conversation) return step;
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};

@@ -1,4 +1,5 @@
 import type { RuntimeContext } from '../agents/agent-definition';
+import type { MemoryProvider } from './memory-provider';
 
 /** What `memory.scope` receives: the run's runtime context (who the run is for). */
 export interface MemoryScopeArgs {
@@ -8,8 +9,9 @@ export interface MemoryScopeArgs {
 }
 
 /**
- * The `memory` option of `defineAgent`: a `memory` tool over `/memories`, kept in the conversation
- * store per scope. Runs with different scopes never see each other's files.
+ * The `memory` option of `defineAgent`: a `memory` tool over `/memories` kept in the conversation
+ * store per scope, and optionally a memory provider. Runs with different scopes never see each
+ * other's memories.
  */
 export interface AgentMemoryOptions {
   /**
@@ -28,4 +30,13 @@ export interface AgentMemoryOptions {
    * the agent's model (`anthropic:` routes and Anthropic model instances get the provider tool).
    */
   kind?: 'anthropic' | 'function';
+  /**
+   * The memory tool over `/memories` (default true). Set false to use only a `provider`.
+   */
+  files?: boolean;
+  /**
+   * A memory provider: it recalls memories into the instructions of each turn and remembers
+   * finished turns (`storeMemoryProvider()` on the conversation store, `mem0Memory()` for Mem0).
+   */
+  provider?: MemoryProvider;
 }

@@ -5,6 +5,7 @@ import type { RuntimeContext } from '../agents/agent-definition';
 import type { MemoryFiles } from '../store/memory-files';
 import { defaultMemoryLimits, isMutation, type MemoryCommand, runMemoryCommand } from './memory-commands';
 import type { AgentMemoryOptions } from './memory-options';
+import { memoryScopeOf } from './memory-scope-of';
 
 /** The memory tool's name, the one Anthropic's models are trained on. */
 export const memoryToolName = 'memory';
@@ -36,9 +37,6 @@ const description =
   'Record what is worth keeping as you go (view, create, str_replace, insert, delete, rename). ' +
   'Keep it organised and up to date; your context may be reset at any moment.';
 
-/** Scopes: letters, digits and `:._@/-`. */
-const scopePattern = /^[\w:.@/-]{1,200}$/;
-
 /** Where a memory tool finds its files and scope when it runs (in Cadre's tool activity). */
 export interface MemoryToolContext {
   files: () => MemoryFiles;
@@ -57,13 +55,7 @@ export function memoryTool(context: MemoryToolContext): Tool {
     input: MemoryCommand,
     options: { toolCallId: string; context?: unknown; idempotencyKey?: string },
   ): Promise<string> => {
-    const runtimeContext = (options.context ?? {}) as RuntimeContext;
-    const scope = context.options.scope?.({ runtimeContext, agent: context.agent }) ?? `agent:${context.agent}`;
-    if (typeof scope !== 'string' || !scopePattern.test(scope)) {
-      throw new Error(
-        `memory.scope of agent '${context.agent}' returned ${JSON.stringify(scope)}; a scope is 1 to 200 letters, digits or :._@/- characters.`,
-      );
-    }
+    const scope = memoryScopeOf(context.agent, context.options, (options.context ?? {}) as RuntimeContext);
     const limits = {
       maxFileBytes: context.options.maxFileBytes ?? defaultMemoryLimits.maxFileBytes,
       maxScopeBytes: context.options.maxScopeBytes ?? defaultMemoryLimits.maxScopeBytes,

@@ -1,7 +1,8 @@
 import type { LanguageModel } from 'ai';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { ConfigurationError } from '../errors';
-import type { MemoryFiles } from '../store/memory-files';
+import type { ConversationStore } from '../store/conversation-store';
+import { memoryScopeOf } from './memory-scope-of';
 import { memoryTool, memoryToolName } from './memory-tool';
 
 /**
@@ -10,20 +11,26 @@ import { memoryTool, memoryToolName } from './memory-tool';
  */
 export function withMemoryTool(
   agent: AnyAgentDefinition,
-  files: () => MemoryFiles,
+  store: () => ConversationStore,
   defaultRoute: string | undefined,
 ): AnyAgentDefinition {
-  if (!agent.memory) return agent;
-  if (agent.tools && Object.hasOwn(agent.tools, memoryToolName)) {
-    throw new ConfigurationError(
-      `Agent '${agent.name}' has a tool named '${memoryToolName}' and the memory option, which adds one. Rename the tool, or drop the option.`,
-    );
+  const options = agent.memory;
+  if (!options) return agent;
+  const added: Record<string, unknown> = {};
+  if (options.files !== false) {
+    const kind = options.kind ?? (isAnthropic(agent.model ?? defaultRoute) ? 'anthropic' : 'function');
+    added[memoryToolName] = memoryTool({ files: () => store().memory, agent: agent.name, options, kind });
   }
-  const kind = agent.memory.kind ?? (isAnthropic(agent.model ?? defaultRoute) ? 'anthropic' : 'function');
-  return {
-    ...agent,
-    tools: { ...agent.tools, [memoryToolName]: memoryTool({ files, agent: agent.name, options: agent.memory, kind }) },
-  };
+  const scopeOf = (runtimeContext: Record<string, unknown>) => memoryScopeOf(agent.name, options, runtimeContext);
+  Object.assign(added, options.provider?.tools?.({ store, scopeOf }));
+  for (const name of Object.keys(added)) {
+    if (agent.tools && Object.hasOwn(agent.tools, name)) {
+      throw new ConfigurationError(
+        `Agent '${agent.name}' has a tool named '${name}', and its memory option adds one. Rename the tool, or change the memory option.`,
+      );
+    }
+  }
+  return { ...agent, tools: { ...agent.tools, ...added } };
 }
 
 function isAnthropic(model: string | LanguageModel | undefined): boolean {

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { MemoryFacts } from './memory-facts';
 import type { MemoryFiles } from './memory-files';
 
 /**
@@ -78,6 +79,8 @@ export interface ConversationStore {
   getRecord(conversationId: string, key: string): Promise<unknown>;
   /** Agents' memory files, per scope, changed exactly once per tool call. */
   readonly memory: MemoryFiles;
+  /** Facts agents remember per scope, found again by full-text search (the built-in memory provider). */
+  readonly memoryFacts: MemoryFacts;
   /** Closes connections; the store cannot be used afterwards. */
   close(): Promise<void>;
 }

@@ -115,6 +115,33 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       ],
     },
   },
+  {
+    version: 3,
+    description: 'memory facts per scope, with full-text search',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_memory_facts (
+          scope TEXT NOT NULL,
+          fact_id TEXT NOT NULL,
+          text TEXT NOT NULL,
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+          PRIMARY KEY (scope, fact_id)
+        )`,
+        'CREATE VIRTUAL TABLE cadre_memory_facts_index USING fts5(scope UNINDEXED, fact_id UNINDEXED, text)',
+      ],
+      postgres: [
+        `CREATE TABLE cadre_memory_facts (
+          scope TEXT NOT NULL,
+          fact_id TEXT NOT NULL,
+          text TEXT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          search TSVECTOR GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+          PRIMARY KEY (scope, fact_id)
+        )`,
+        'CREATE INDEX cadre_memory_facts_search ON cadre_memory_facts USING GIN (search)',
+      ],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

@@ -8,6 +8,7 @@ import {
   type StoredEvent,
   defaultPageBytes,
 } from './conversation-store';
+import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreConsistencyError } from './store-errors';
@@ -42,6 +43,8 @@ interface ChainLink {
 export class SqlConversationStore implements ConversationStore {
   /** Agents' memory files, in the same database. */
   readonly memory: MemoryFiles;
+  /** Remembered facts with full-text search, in the same database. */
+  readonly memoryFacts: MemoryFacts;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -51,6 +54,7 @@ export class SqlConversationStore implements ConversationStore {
     private readonly rowLockClause = '',
   ) {
     this.memory = new SqlMemoryFiles(driver);
+    this.memoryFacts = new SqlMemoryFacts(driver);
   }
 
   /** The store's address with any password hidden. */

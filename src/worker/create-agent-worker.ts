@@ -91,12 +91,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   let opened: ConversationStore | undefined;
-  const memoryFiles = () => {
+  const openedStore = () => {
     if (!opened) throw new Error('The conversation store is not open yet.');
-    return opened.memory;
+    return opened;
   };
   const agents = new AgentRegistry(
-    options.agents.map((agent) => withMemoryTool(agent, memoryFiles, models.defaultRoute)),
+    options.agents.map((agent) => withMemoryTool(agent, openedStore, models.defaultRoute)),
     models,
     options.maxDepth,
   );

@@ -11,7 +11,7 @@ function memoryToolOf(store: ConversationStore, limits: { maxFileBytes?: number;
       model: 'local:test',
       memory: { scope: ({ runtimeContext }) => `user:${String(runtimeContext.userId)}`, ...limits },
     }),
-    () => store.memory,
+    () => store,
     undefined,
   );
   const tool = agent.tools?.memory;
@@ -202,6 +202,29 @@ export function describeMemoryStore(name: string, open: () => Promise<Conversati
       );
       const lines = ((await store.memory.read(`user:${user}`, '/memories/list.md')) ?? '').trim().split('\n');
       expect(lines.sort()).toEqual(Array.from({ length: 8 }, (_, index) => `item ${index}`));
+    });
+
+    it('finds remembered facts by their words, best match first, once per id and per scope', async () => {
+      const facts = store.memoryFacts;
+      const scope = `facts-${name}`;
+      expect(await facts.add(scope, 'k1', 'The user prefers Neovim as their editor')).toBe(true);
+      expect(await facts.add(scope, 'k1', 'a retry saves nothing new')).toBe(false);
+      await facts.add(scope, 'k2', 'The user lives in Lisbon');
+      await facts.add(scope, 'k3', 'Deploys happen on Tuesdays; the editor team reviews them');
+      await facts.add(`${scope}-other`, 'k1', 'Another user prefers Emacs as their editor');
+      const found = await facts.search(scope, 'Which editor should I install?');
+      expect(found.map((fact) => fact.id).sort()).toEqual(['k1', 'k3']);
+      expect(await facts.search(scope, 'Where do I live? Lisbon?')).toEqual([
+        { id: 'k2', text: 'The user lives in Lisbon' },
+      ]);
+      expect(await facts.search(scope, 'the and of')).toEqual([]);
+      expect((await facts.list(scope)).map((fact) => fact.text)).toEqual([
+        'The user prefers Neovim as their editor',
+        'The user lives in Lisbon',
+        'Deploys happen on Tuesdays; the editor team reviews them',
+      ]);
+      expect(await facts.remove(scope, 'k2')).toBe(true);
+      expect(await facts.search(scope, 'Lisbon')).toEqual([]);
     });
   });
 }
