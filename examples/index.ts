@@ -1,6 +1,7 @@
 import type { AnyAgentDefinition } from '../src/agents/agent-definition';
 import { assistant } from './assistant/agent';
 import { fileManager } from './file-manager/agent';
+import { memoryAgent } from './memory/agent';
 import { analyst, archivist, concierge, leadResearcher } from './research/agent';
 
 /** Every example agent, served by `cadre dev` and `cadre worker` when no agent module is given. */
@@ -11,4 +12,5 @@ export const exampleAgents: AnyAgentDefinition[] = [
   archivist,
   analyst,
   concierge,
+  memoryAgent,
 ];

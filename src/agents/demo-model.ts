@@ -10,6 +10,7 @@ import type {
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { streamFromResult } from './stream-from-result';
 import { previewValue } from '../protocol/text-preview';
+import { demoMemoryAnswer } from './demo-memory-script';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';
@@ -24,7 +25,8 @@ type JsonSchema = {
 /**
  * The offline `demo` provider's model: a fixed script, not a language model. On a new user
  * message it calls every available tool once (in parallel) with inputs made from the tool's
- * schema and the message; once results are in, it reports them. Lets Cadre run with no key.
+ * schema and the message; once results are in, it reports them. An agent with the memory tool
+ * gets a memory script instead (see `demoMemoryAnswer`). Lets Cadre run with no key.
  */
 export class DemoModel implements LanguageModelV4 {
   readonly specificationVersion = 'v4';
@@ -59,6 +61,8 @@ export class DemoModel implements LanguageModelV4 {
       (tool): tool is LanguageModelV4FunctionTool =>
         tool.type === 'function' && !(Object.values(runtimeToolNames) as string[]).includes(tool.name),
     );
+    // An agent with memory: view the notes, then save to them or answer from them.
+    if (tools.some((tool) => tool.name === 'memory')) return demoMemoryAnswer(prompt, demoLabel, userText);
     if (last?.role === 'user' && userText(last).startsWith('[subagent ')) {
       return [{ type: 'text', text: `${demoLabel} A background subagent reported back:\n${userText(last)}` }];
     }
