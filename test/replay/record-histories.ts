@@ -1,10 +1,11 @@
 /**
  * Records the histories that the replay test replays, under the prefix of the current design
- * (`store-`: runs on the conversation store). Run it when the workflow's command sequence
- * changes on purpose (behind a patch), and say so in the change:
+ * (`agents-`: per-agent activity queues, ordered approval decisions, memory). Run it when the
+ * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
+ * in the change:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
- * Existing files are kept unless --force: the `replay-` files recorded before the store prove
- * that runs started by earlier versions still replay.
+ * Existing files are kept unless --force: the `replay-` files (before the store) and the `store-`
+ * files (before per-agent queues) prove that runs started by earlier versions still replay.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -17,7 +18,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 
-const prefix = 'store';
+const prefix = 'agents';
 const id = (name: string) => `${prefix}-${name}`;
 
 async function main(): Promise<void> {
@@ -54,6 +55,13 @@ async function main(): Promise<void> {
     await approval.result();
     await (await client.start('research', { prompt: 'durable agents', workflowId: id('subagents') })).result();
     await (await client.start('concierge', { prompt: 'durable execution', workflowId: id('background') })).result();
+    await (
+      await client.start('memory', {
+        prompt: 'remember I prefer dark mode',
+        workflowId: id('memory'),
+        runtimeContext: { userId: `recorder-${Date.now()}` },
+      })
+    ).result();
     // A run continued from a snapshot an old worker took (whole transcript in state): it moves to the store.
     await client.client.workflow.execute(agentWorkflowType, {
       workflowId: id('migrated'),
@@ -67,6 +75,7 @@ async function main(): Promise<void> {
       id('subagents'),
       id('background'),
       id('migrated'),
+      id('memory'),
     ]) {
       const history = await client.client.workflow.getHandle(workflowId).fetchHistory();
       save(`${workflowId}.json`, historyToJSON(history));

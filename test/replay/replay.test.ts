@@ -6,8 +6,16 @@ const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
 describe('replaying recorded histories', () => {
-  it('has the histories recorded before the conversation store and with it', () => {
+  it('has the histories recorded before the conversation store, with it, and with per-agent queues and memory', () => {
     expect(histories).toEqual([
+      'agents-approval.json',
+      'agents-background.json',
+      'agents-continue-as-new.json',
+      'agents-memory.json',
+      'agents-migrated.json',
+      'agents-session.json',
+      'agents-subagents.json',
+      'agents-task.json',
       'replay-approval.json',
       'replay-background.json',
       'replay-continue-as-new.json',
