@@ -177,6 +177,26 @@ describe('chat handler', () => {
     expect(await text(await live)).toBe(greeting);
   });
 
+  it('stops the running turn on POST stop: the session stays and answers the next message', async () => {
+    const chatId = newChatId('chat-files');
+    const streaming = post({ id: chatId, agent: 'chat-files', messages: [userMessage('hi')] }).then(readChunks);
+    const handle = env.client.getHandle(chatId);
+    await waitFor(async () => (await handle.status().catch(() => undefined))?.status === 'running', 'the turn to run');
+    const stopped = await chat(
+      new Request(`${base}/${chatId}/stop`, { method: 'POST', headers: { authorization: 'Bearer alice' } }),
+    );
+    expect(stopped.status).toBeLessThan(300);
+    await streaming;
+    await waitFor(async () => (await handle.status()).lastStopReason === 'interrupted', 'the turn to stop');
+    expect((await handle.status()).status).toBe('idle');
+    const next = await assemble(
+      await readChunks(await post({ id: chatId, agent: 'chat-files', messages: [userMessage('hi again')] })),
+    );
+    expect(next.parts.filter((part) => part.type === 'text')).toEqual([
+      expect.objectContaining({ type: 'text', text: greeting }),
+    ]);
+  });
+
   it('answers 204 on GET stream for an unknown chat, and [] for its messages', async () => {
     expect((await get('chat-files-nobody/stream')).status).toBe(204);
     expect(await (await get('chat-files-nobody/messages')).json()).toEqual([]);
