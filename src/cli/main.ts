@@ -12,6 +12,9 @@ import { transcriptCommand } from './commands/transcript';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
 import { Printer } from './printer';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { findProjectRoot } from '../server/paths';
 
 const environmentHelp = `
 Environment:
@@ -108,6 +111,18 @@ export function buildProgram(printer = new Printer()): Command {
     .action(async (workflowId: string, options: { json?: boolean }) =>
       setExit(await transcriptCommand(workflowId, options.json === true, write)),
     );
+  program
+    .command('setup')
+    .description('provision the Temporal CLI and the time-skipping test server next to the package (.cadre/)')
+    .option('--if-missing', 'do nothing when they are there')
+    .action((options: { ifMissing?: boolean }) => {
+      const script = path.join(findProjectRoot(__dirname), 'scripts', 'setup.cjs');
+      const result = spawnSync(process.execPath, [script, ...(options.ifMissing ? ['--if-missing'] : [])], {
+        stdio: 'inherit',
+      });
+      setExit(result.status ?? 1);
+    });
+
   const memory = program
     .command('memory')
     .description("an agent's memory files in the conversation store, per scope (no Temporal server needed)");

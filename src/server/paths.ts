@@ -99,7 +99,7 @@ export function cadrePathCandidates(projectRoot: string | undefined = findUserPr
 export function setupCommand(paths: CadrePaths = cadrePaths()): string {
   const script = path.join(paths.root, 'scripts', 'setup.cjs');
   if (path.resolve(paths.root) === path.resolve(process.cwd())) return 'npm run setup';
-  return `node ${path.relative(process.cwd(), script) || script}`;
+  return fs.existsSync(script) ? 'npx cadre setup' : `node ${path.relative(process.cwd(), script) || script}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type * as TemporalTesting from '@temporalio/testing';
 import type { TestWorkflowEnvironment, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
 import { ConfigurationError } from '../errors';
 import { findTestServer } from './paths';
@@ -30,7 +31,7 @@ export async function createTimeSkippingEnvironment(
  * Loads `@temporalio/testing` on first use: it pulls in the native worker bridge, which `cadre` and
  * `cadre/client` must never load. Says how to install it when it is missing.
  */
-export async function loadTemporalTesting(): Promise<typeof import('@temporalio/testing')> {
+export async function loadTemporalTesting(): Promise<typeof TemporalTesting> {
   try {
     return await import('@temporalio/testing');
   } catch (error) {

@@ -12,7 +12,7 @@ import { openStore } from '../store/open-store';
 import { createAgentWorker } from '../worker/create-agent-worker';
 import type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
 import { withScripts } from './scripted-models';
-import { installTestRuntime } from './test-logger';
+import { installTestRuntime, releaseUnusedTestRuntime } from './test-logger';
 
 /**
  * Starts a Temporal server (the time-skipping test server by default), a worker serving `agents`
@@ -32,7 +32,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
         'starts itself skips time. Leave out address, or set timeSkipping: false.',
     );
   }
-  installTestRuntime();
+  const installedRuntime = installTestRuntime();
   const cleanups: Array<() => Promise<unknown>> = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -77,6 +77,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
     };
   } catch (error) {
     await closeAll();
+    if (installedRuntime) await releaseUnusedTestRuntime();
     throw error;
   }
 }

@@ -47,3 +47,13 @@ export function installTestRuntime(level: LogLevel = 'WARN'): boolean {
   Runtime.install(testRuntimeOptions(level));
   return true;
 }
+
+/**
+ * Shuts down a runtime that {@link installTestRuntime} installed if nothing uses it: a runtime that
+ * never had a connection or worker keeps the process alive (a set-up that failed early).
+ */
+export async function releaseUnusedTestRuntime(): Promise<void> {
+  const runtime = Runtime._instance;
+  // An idle runtime shuts itself down once its last connection or worker closes; one that never had any does not.
+  if (runtime && (runtime as unknown as { backRefs: Set<unknown> }).backRefs.size === 0) await runtime.shutdown();
+}

@@ -12,17 +12,16 @@ import {
   userTexts,
 } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import type { AgentHandle } from '../../src/client/agent-handle';
 
-let helperCalls = 0;
 const hanging: string[] = [];
+/** The boss's run, for its script to watch its children. */
+let boss: AgentHandle | undefined;
 const hang = (name: string) => hangUntilAborted(name, { started: hanging });
 
 const helper = defineAgent({
   name: 'helper',
-  model: reactiveModel((options) => {
-    helperCalls += 1;
-    return { text: `helper did ${userTexts(options).at(-1)}` };
-  }),
+  model: reactiveModel((options) => ({ text: `helper did ${userTexts(options).at(-1)}` })),
 });
 const noted = tool({ description: 'Notes.', inputSchema: z.object({}), execute: async () => 'noted' });
 
@@ -37,8 +36,8 @@ const agents = [
       // Activation 2, started by the first settlement notice while the boss was idle.
       callTool('send_message', { subagent_id: 'helper_tool-1', message: 'task two' }),
       async () => {
-        await waitFor(() => helperCalls >= 2, 'the second task');
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // Once the boss counts the second settlement, its notice is in the inbox: it joins at the next step.
+        await waitFor(async () => (await boss?.children())?.[0]?.settlements === 2, 'the second settlement');
         return callTool('note', {});
       },
       { text: 'all settled' },
@@ -83,6 +82,7 @@ describe('continuable subagents', () => {
 
   it('takes two messages and delivers two settlement notices, one while idle and one while active', async () => {
     const handle = await env.client.start('boss', { mode: 'session' });
+    boss = handle;
     await handle.send('start the helper');
     await waitFor(async () => (await handle.status()).lastText === 'all settled', 'both settlements', 30_000);
     const messages = (await handle.transcript()).messages;

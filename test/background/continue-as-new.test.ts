@@ -4,8 +4,11 @@ import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel, scriptedModel, toolResults, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import type { AgentHandle } from '../../src/client/agent-handle';
 
 let jobGate = false;
+/** The juggler's run, for its script to watch its children. */
+let juggler: AgentHandle | undefined;
 let approved = false;
 let removals = 0;
 const note = { toolCalls: [{ toolName: 'note', input: {} }] };
@@ -50,8 +53,11 @@ const agents = [
         return note;
       },
       async () => {
-        // The helper's notice joins this activation at a later step; wait until it has settled.
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // Once the juggler counts the helper's settlement, its notice is in the inbox: it joins at the next step.
+        await waitFor(
+          async () => (await juggler?.children())?.find((child) => child.id === 'helper-2')?.settlements === 1,
+          'the helper to settle',
+        );
         return note;
       },
       { toolCalls: [{ toolName: 'job_output', input: { job_id: 'job-1', wait: true } }] },
@@ -75,6 +81,7 @@ describe('continue-as-new with live children', () => {
 
   it('keeps a running job, a continuable child and its pending approval across runs, delivering each result once', async () => {
     const handle = await env.client.start('juggler', { prompt: 'juggle', continueAsNewEverySteps: 2 });
+    juggler = handle;
     const firstRun = (await env.client.client.workflow.getHandle(handle.workflowId).describe()).runId;
     await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'the helper’s approval request');
     const [request] = await handle.pendingApprovals();

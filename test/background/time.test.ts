@@ -1,10 +1,8 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { createTimeSkippingEnvironment } from '../../src/server/test-server';
+import { type AgentTestEnvironment, createAgentTestEnvironment } from '../../src/testing';
 import { callTool, reactiveModel, scriptedModel, toolResults } from '../helpers/scripted-model';
-import { timeSkippingAgents } from '../helpers/time-skipping';
 import { waitFor } from '../helpers/wait';
 
 const agents = [
@@ -43,46 +41,41 @@ const agents = [
 ];
 
 describe('background subagents with time-skipping', () => {
-  let env: TestWorkflowEnvironment;
+  let kit: AgentTestEnvironment;
   beforeAll(async () => {
-    env = await createTimeSkippingEnvironment();
+    kit = await createAgentTestEnvironment({ agents });
   });
   afterAll(async () => {
-    await env?.teardown();
+    await kit?.close();
   });
 
   it('waits for a job with job_output, first past its timeout, then until it is done', async () => {
-    const { worker, client } = await timeSkippingAgents(env, agents);
-    const start = await env.currentTimeMs();
-    const text = await worker.runUntil(client.run('patient', 'go'));
-    expect(JSON.parse(text.text)).toEqual([
+    const start = await kit.now();
+    const { text } = await kit.client.run('patient', 'go');
+    expect(JSON.parse(text)).toEqual([
       'started background subagent job work-1',
       'job work-1 is still running after 1800s',
       'child finished after its wait',
     ]);
-    expect((await env.currentTimeMs()) - start).toBeGreaterThanOrEqual(2 * 3_600_000);
+    expect((await kit.now()) - start).toBeGreaterThanOrEqual(2 * 3_600_000);
   });
 
   it('closes a continuable child after its idle timeout', async () => {
-    const { worker, client } = await timeSkippingAgents(env, agents);
-    await worker.runUntil(async () => {
-      const start = await env.currentTimeMs();
-      const handle = await client.start('host', { mode: 'session' });
-      await handle.send('start an aide');
-      await waitFor(async () => (await handle.children()).length === 1, 'the aide to start');
-      const child = env.client.workflow.getHandle(`${handle.workflowId}/aide-1`);
-      // The child ends on its own once it has been idle for 30 simulated minutes.
-      expect((await child.result()).stopReason).toBe('completed');
-      expect((await env.currentTimeMs()) - start).toBeGreaterThanOrEqual(30 * 60_000);
-      const children = await handle.children();
-      expect(children).toMatchObject([{ id: 'aide-1', mode: 'continuable', status: 'completed', settlements: 1 }]);
-      const events = (await handle.transcript()).messages.filter((message) => message.role === 'user');
-      expect(events.map((message) => String(message.content))).toEqual([
-        'start an aide',
-        '[subagent aide-1 settled: completed]\nFinal message:\nhelped',
-      ]);
-      await handle.end();
-      await handle.result();
-    });
+    const start = await kit.now();
+    const handle = await kit.client.start('host', { mode: 'session' });
+    await handle.send('start an aide');
+    await waitFor(async () => (await handle.children()).length === 1, 'the aide to start');
+    // The child ends on its own once it has been idle for 30 simulated minutes.
+    expect((await kit.client.getHandle(`${handle.workflowId}/aide-1`).result()).stopReason).toBe('completed');
+    expect((await kit.now()) - start).toBeGreaterThanOrEqual(30 * 60_000);
+    const children = await handle.children();
+    expect(children).toMatchObject([{ id: 'aide-1', mode: 'continuable', status: 'completed', settlements: 1 }]);
+    const events = (await handle.transcript()).messages.filter((message) => message.role === 'user');
+    expect(events.map((message) => String(message.content))).toEqual([
+      'start an aide',
+      '[subagent aide-1 settled: completed]\nFinal message:\nhelped',
+    ]);
+    await handle.end();
+    await handle.result();
   });
 });

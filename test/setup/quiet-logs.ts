@@ -1,8 +1,9 @@
 import { Runtime } from '@temporalio/worker';
-import { workerLogger } from '../../src/worker/worker-logger';
+import { testRuntimeOptions } from '../../src/testing/test-logger';
 
-// Worker lifecycle lines drown test output; warnings and errors still show.
-Runtime.install({ logger: workerLogger('WARN') });
+// Worker lifecycle lines drown test output; warnings and errors still show (without the test
+// server's misleading version warning and the per-agent workers' no-workflows notice).
+Runtime.install(testRuntimeOptions('WARN'));
 
 // node:sqlite warns once per process that it is experimental; every other warning still shows.
 const emitWarning = process.emitWarning.bind(process);

@@ -44,20 +44,20 @@ const scripts = () =>
 
 describe('research with an archivist', () => {
   it('denies the purge when nobody answers within 24 hours', async () => {
-    await using test = await createAgentTestEnvironment({ agents, models: scripts() });
-    const run = await test.client.start('research', { prompt: 'Tidy up the archive' });
+    await using kit = await createAgentTestEnvironment({ agents, models: scripts() });
+    const run = await kit.client.start('research', { prompt: 'Tidy up the archive' });
     await expectApprovalRequested(run, 'purge');
-    const askedAt = await test.now();
+    const askedAt = await kit.now();
     const { text } = await run.result();
     expect(text).toBe(
       'Archivist: denied: No decision within 24h: the approval request timed out, which counts as a denial.',
     );
-    expect((await test.now()) - askedAt).toBeGreaterThanOrEqual(24 * 60 * 60 * 1000);
+    expect((await kit.now()) - askedAt).toBeGreaterThanOrEqual(24 * 60 * 60 * 1000);
   });
 
   it('purges once someone approves', async () => {
-    await using test = await createAgentTestEnvironment({ agents, models: scripts() });
-    const run = await test.client.start('research', { prompt: 'Tidy up the archive' });
+    await using kit = await createAgentTestEnvironment({ agents, models: scripts() });
+    const run = await kit.client.start('research', { prompt: 'Tidy up the archive' });
     const [request] = await approveAll(run, { by: 'alice' });
     expect(request).toMatchObject({ toolName: 'purge', input: { before: '2020-01-01' } });
     expect((await run.result()).text).toBe('Archivist: purged records before 2020-01-01');
