@@ -24,7 +24,6 @@ export function checkMemoryPath(raw: unknown): MemoryPathCheck {
       error: `Error: The path ${shown} is ${raw.length} characters long; memory paths are at most ${maxMemoryPathLength}. Use a shorter name.`,
     };
   }
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f]/.test(raw)) {
     return { error: `Error: The path ${shown} contains a control character (such as NUL). Use plain file names.` };
   }

@@ -90,10 +90,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const { connectionOptions, namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
-  let opened: ConversationStore | undefined;
+  // Memory tools reach the store when they run; it opens below, after the configuration checks.
+  const opened: { store?: ConversationStore } = {};
   const openedStore = () => {
-    if (!opened) throw new Error('The conversation store is not open yet.');
-    return opened;
+    if (!opened.store) throw new Error('The conversation store is not open yet.');
+    return opened.store;
   };
   const agents = new AgentRegistry(
     options.agents.map((agent) => withMemoryTool(agent, openedStore, models.defaultRoute)),
@@ -110,7 +111,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
-  opened = store;
+  opened.store = store;
   const conversations = new ConversationIo(store, options.storeOutageWaitMs);
   const ownedConnection = options.connection
     ? undefined
