@@ -13,6 +13,9 @@ export interface BenchEnv {
   client: AgentClient;
   worker: AgentWorker;
   storeUrl: string;
+  /** The dev server's address and namespace, for workers the bench starts itself. */
+  address: string;
+  namespace: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export async function withBenchEnv(
     client,
     worker,
     storeUrl,
+    address: server.address,
+    namespace: server.namespace,
     async close() {
       await client.close();
     },

@@ -19,6 +19,7 @@ export type {
   AgentCallSettings,
   AgentOverrides,
   AnyAgentDefinition,
+  InferAgentOutput,
   PrepareCallArgs,
   RuntimeContext,
   ToolExecutionSettings,
@@ -51,6 +52,9 @@ export type {
 } from './protocol/approval-types';
 export type { ChildRun } from './protocol/state-snapshot';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './client/tree-stream';
-export type { AgentClientOptions, StartAgentOptions } from './client/agent-client';
+export type { AgentClientOptions, AgentReference, OutputOfAgent, StartAgentOptions } from './client/agent-client';
+export type { AgentPrompt } from './client/prompt-input';
+export type { PromptPart } from './protocol/prompt-content';
+export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './activities/types';
 export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';

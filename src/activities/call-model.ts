@@ -1,6 +1,16 @@
 import type { Context } from '@temporalio/activity';
-import { generateText, type LanguageModel, type ModelMessage, streamText, type ToolSet } from 'ai';
+import {
+  generateText,
+  type Instructions,
+  type LanguageModel,
+  type ModelMessage,
+  type OutputInterface,
+  streamText,
+  type ToolChoice,
+  type ToolSet,
+} from 'ai';
 import type { ModelCallSettings } from '../agents/agent-definition';
+import type { PreparedStepSummary } from './types';
 
 /** What the model step needs of one model call, however it was made. */
 export interface ModelCallOutcome {
@@ -9,6 +19,8 @@ export interface ModelCallOutcome {
   text: string;
   finishReason: string;
   usage: { inputTokens?: number; outputTokens?: number };
+  /** What the agent's `prepareStep` chose for the call; recorded with the response so a retry reuses it. */
+  prepared?: PreparedStepSummary;
 }
 
 /** Heartbeat details of a streaming model step: the text generated so far. */
@@ -20,9 +32,14 @@ export interface StreamingProgress {
 /** One model call's settings. */
 export interface ModelCallRequest {
   model: LanguageModel;
-  instructions?: string;
+  instructions?: Instructions;
   messages: ModelMessage[];
   tools: ToolSet;
+  /** Only these tools are offered for the call (the AI SDK's `activeTools`). */
+  activeTools?: string[];
+  toolChoice?: unknown;
+  /** The response format of the agent's structured output. */
+  output?: OutputInterface;
   settings: ModelCallSettings;
   step: number;
   /** Stream the text (and heartbeat it as it grows) or generate the step whole. */
@@ -41,6 +58,9 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
     instructions: request.instructions,
     messages: request.messages,
     tools: request.tools,
+    ...(request.activeTools ? { activeTools: request.activeTools } : {}),
+    ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice as ToolChoice<ToolSet> } : {}),
+    ...(request.output ? { output: request.output } : {}),
     // Temporal's retry policy owns retries, with backoff that survives worker restarts.
     maxRetries: 0,
     abortSignal: context.cancellationSignal,

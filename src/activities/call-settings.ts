@@ -1,17 +1,18 @@
 import { safeValidateTypes } from '@ai-sdk/provider-utils';
-import type { FlexibleSchema, ToolApprovalConfiguration, ToolSet } from 'ai';
-import type {
-  AgentCallSettings,
-  AnyAgentDefinition,
-  ModelCallSettings,
-  PrepareCallArgs,
-  RuntimeContext,
+import type { FlexibleSchema, Instructions, ToolApprovalConfiguration, ToolSet } from 'ai';
+import {
+  type AgentCallSettings,
+  type AnyAgentDefinition,
+  type ModelCallSettings,
+  modelCallSettingNames,
+  type PrepareCallArgs,
+  type RuntimeContext,
 } from '../agents/agent-definition';
 import { CadreError } from '../errors';
 
 /** The settings one run actually uses, after `prepareCall`. */
 export interface EffectiveCallSettings {
-  instructions?: string;
+  instructions?: Instructions;
   toolApproval?: ToolApprovalConfiguration<ToolSet, RuntimeContext>;
   modelSettings?: ModelCallSettings;
 }
@@ -47,7 +48,7 @@ export async function resolveCallSettings(
   const base: EffectiveCallSettings = {
     instructions: agent.instructions,
     toolApproval: agent.toolApproval as EffectiveCallSettings['toolApproval'],
-    modelSettings: agent.modelSettings,
+    modelSettings: topLevelCallSettings(agent),
   };
   if (typeof agent.prepareCall !== 'function') return base;
   const prepareCall = agent.prepareCall as (
@@ -55,4 +56,13 @@ export async function resolveCallSettings(
   ) => Promise<AgentCallSettings> | AgentCallSettings;
   const options = await validateCallOptions(agent, request.callOptions);
   return { ...base, ...(await prepareCall({ ...base, options, runtimeContext: request.runtimeContext ?? {} })) };
+}
+
+/** The agent's call settings: the top-level ones (`temperature`, ... as `ToolLoopAgent` takes them), then `modelSettings`. */
+export function topLevelCallSettings(agent: AnyAgentDefinition): ModelCallSettings | undefined {
+  const topLevel = Object.fromEntries(
+    modelCallSettingNames.filter((name) => agent[name] !== undefined).map((name) => [name, agent[name]]),
+  ) as ModelCallSettings;
+  if (Object.keys(topLevel).length === 0) return agent.modelSettings;
+  return { ...topLevel, ...agent.modelSettings };
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AgentSpec } from '../agents/agent-definition';
+import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { CadreError } from '../errors';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
@@ -17,10 +18,16 @@ import type {
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({ agent, callOptions, overrides }: DescribeAgentArgs): Promise<AgentSpec> {
+    async describeAgent({ agent, callOptions, overrides }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
       try {
         await validateCallOptions(deps.agents.get(agent), callOptions);
-        return { ...deps.agents.spec(agent, overrides), searchAttributes: deps.searchAttributes === true };
+        const spec = {
+          ...deps.agents.spec(agent, overrides),
+          searchAttributes: deps.searchAttributes === true,
+          signsApprovals: deps.signer !== undefined,
+        };
+        const agentSpecs = await reachableSpecs(deps, agent);
+        return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
       } catch (error) {
         if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
         throw error;
@@ -38,4 +45,31 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
       await deps.conversations.applyWrites(args);
     },
   };
+}
+
+/**
+ * Base specs of every agent the subagents of `root` can reach, so children start without asking
+ * a worker. An agent this worker cannot describe as a child (no model, call options it requires)
+ * is left out: its child runs `describeAgent` and fails there with the message it always had.
+ */
+async function reachableSpecs(deps: ActivityDependencies, root: string): Promise<Record<string, AgentSpec>> {
+  const specs: Record<string, AgentSpec> = {};
+  const seen = new Set<string>();
+  const queue = [root];
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const served = deps.agents.names().includes(name);
+    const subagents = served ? Object.values(deps.agents.get(name).subagents ?? {}) : [];
+    for (const { agent } of subagents) {
+      if (seen.has(agent)) continue;
+      seen.add(agent);
+      queue.push(agent);
+      try {
+        await validateCallOptions(deps.agents.get(agent), undefined);
+        specs[agent] = { ...deps.agents.spec(agent), searchAttributes: deps.searchAttributes === true };
+      } catch {
+        // Described by its own child run instead (see above).
+      }
+    }
+  }
+  return specs;
 }

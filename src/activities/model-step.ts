@@ -9,6 +9,15 @@ import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
 import { modelTools } from './model-tools';
+import { activationView, stepOf } from './activation-steps';
+import {
+  composeInstructions,
+  outputFormat,
+  parseOutput,
+  planStep,
+  runStepCallbacks,
+  stopConditionMet,
+} from './step-settings';
 import { keepHeartbeating } from './heartbeat';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
@@ -53,25 +62,44 @@ export function createRunModelStep(deps: ActivityDependencies) {
         workflowId: args.workflowId,
         step: args.step,
       };
-      const memories = reused ? [] : await recallForTurn(turn, messages);
-      const called =
-        reused ??
-        (await callModel(
+      const runtimeContext = args.runtimeContext ?? {};
+      const view = activationView(messages, args.activationStart ?? messages.length, runtimeContext);
+      let called = reused;
+      if (!called) {
+        const memories = await recallForTurn(turn, messages);
+        const plan = await planStep(
+          agent,
           {
             model,
-            instructions:
-              [settings.instructions, args.overrides?.persona, ...backgroundGuidance(agent), memoriesSection(memories)]
-                .filter(Boolean)
-                .join('\n\n') || undefined,
+            instructions: settings.instructions,
             messages,
+            activeTools: agent.activeTools,
+            toolChoice: agent.toolChoice,
+          },
+          { view, runtimeContext, step: args.step, resolve: (route) => deps.models.resolve(route) },
+        );
+        const outcome = await callModel(
+          {
+            model: plan.model,
+            instructions: composeInstructions(plan.instructions, [
+              args.overrides?.persona ?? '',
+              ...backgroundGuidance(agent),
+              memoriesSection(memories) ?? '',
+            ]),
+            messages: plan.messages,
             tools,
+            activeTools: plan.activeTools,
+            toolChoice: plan.toolChoice,
+            output: outputFormat(agent),
             settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
             step: args.step,
             streaming: agent.streaming ?? true,
             progress,
           },
           context,
-        ));
+        );
+        called = plan.prepared ? { ...outcome, prepared: plan.prepared } : outcome;
+      }
       const result = conversation && !reused ? await deps.conversations.put(conversation, responseKey, called) : called;
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
@@ -96,15 +124,29 @@ export function createRunModelStep(deps: ActivityDependencies) {
           signer: deps.signer,
         },
       );
+      const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+      const hasCalls = toolCalls.length > 0 || rejectedCalls.length > 0;
+      const steps = [...view.steps, stepOf(assistant, view.steps.length, result.finishReason, usage, runtimeContext)];
+      const stopped = hasCalls && (await stopConditionMet(agent, steps, args.step));
+      const output = hasCalls
+        ? undefined
+        : await parseOutput(agent, result.text, { finishReason: result.finishReason, usage, step: args.step });
       const step: RunModelStepResult = {
         assistant: withApprovalRequests(assistant, toolCalls),
         toolCalls,
         rejectedCalls,
         text: result.text,
         finishReason: result.finishReason,
-        usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+        usage,
+        ...(stopped ? { stopped: 'stop-condition' as const } : {}),
+        ...(output !== undefined ? { output } : {}),
+        ...(result.prepared ? { prepared: result.prepared } : {}),
       };
-      if (toolCalls.length === 0 && rejectedCalls.length === 0) await rememberTurn(turn, [...messages, assistant]);
+      const endsActivation =
+        !hasCalls || stopped || (args.activationStep ?? 0) + 1 >= (args.activationStepLimit ?? Infinity);
+      // Before the step is recorded: a lost worker calls them again (at least once), a recorded step never.
+      await runStepCallbacks(agent, steps, { endsActivation, output, step: args.step, runtimeContext });
+      if (!hasCalls) await rememberTurn(turn, [...messages, assistant]);
       if (!conversation) return step;
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};

@@ -66,13 +66,17 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
     return { stored: summarizeOutput(stored.output) };
   };
   // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
-  const messages = conversation
-    ? await deps.conversations.read(conversation, args.promptLength)
-    : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength);
+  // Only a revalidated call (its policy may read them) or an `execute` that declares options reads the conversation.
+  const messages =
+    args.revalidate || asksForOptions(tool)
+      ? conversation
+        ? await deps.conversations.read(conversation, args.promptLength)
+        : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength)
+      : undefined;
   let output: ToolResultPart['output'];
   try {
     output =
-      (args.revalidate ? await revalidateApprovedCall(agent, args, messages) : undefined) ??
+      (args.revalidate ? await revalidateApprovedCall(agent, args, messages ?? []) : undefined) ??
       (await execute(tool, args, messages, context));
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
@@ -82,22 +86,32 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   return await record(limitToolOutput(output, limits));
 }
 
+/**
+ * True when the tool's `execute` declares a second parameter (`(input, options)`), so it may read
+ * `options.messages`. Cheap and safe: one with only `(input)` cannot name them; one that reaches
+ * them anyway (`...args`, a default value on `options`) gets a clear error, never a silent `[]`.
+ */
+export function asksForOptions(tool: Tool): boolean {
+  return typeof tool.execute === 'function' && tool.execute.length >= 2;
+}
+
 /** Runs the tool's `execute` and maps its value to what the model sees. */
 async function execute(
   tool: Tool,
   args: RunToolArgs,
-  messages: ModelMessage[],
+  messages: ModelMessage[] | undefined,
   context: Context,
 ): Promise<ToolResultPart['output']> {
   if (!tool.execute) throw new Error(`Tool '${args.toolName}' has no execute function.`);
-  const options: DurableToolExecutionOptions = {
+  const options = {
     toolCallId: args.toolCallId,
-    messages,
+    ...(messages ? { messages } : {}),
     abortSignal: context.cancellationSignal,
     // The run's runtime context, as the AI SDK passes `context` to tools (memory scopes read it).
     context: args.runtimeContext ?? {},
     idempotencyKey: toolIdempotencyKey(args.workflowId, args.toolCallId),
-  };
+  } as DurableToolExecutionOptions;
+  if (!messages) unreadMessages(options, args.toolName);
   const returned = tool.execute(args.input, options);
   const output = await lastValue(returned);
   return tool.toModelOutput
@@ -113,4 +127,17 @@ async function lastValue(returned: unknown): Promise<unknown> {
     return last;
   }
   return await returned;
+}
+
+/** Makes `options.messages` of a tool whose `execute` declares no options parameter say that the conversation was not read. */
+function unreadMessages(options: DurableToolExecutionOptions, toolName: string): void {
+  Object.defineProperty(options, 'messages', {
+    enumerable: true,
+    get(): never {
+      throw new Error(
+        `Tool '${toolName}' read options.messages, but its execute declares no options parameter, so the conversation ` +
+          'was not read for it. Declare it: execute: async (input, options) => ... (not ...args, no default value).',
+      );
+    },
+  });
 }

@@ -9,42 +9,52 @@ export interface TranscriptCacheStats {
 }
 
 /**
- * Worker-local cache of agent transcripts. Activities read the messages they need from their
- * own workflow by query and keep the prefix, so each step fetches only what is new and the
- * transcript never passes through workflow history as activity input.
+ * Worker-local cache of agent transcripts (runs from before the conversation store). Activities
+ * read the messages they need from their own workflow by query and keep the prefix, so each step
+ * fetches only what is new. Bounded by bytes, not runs: a thousand live sessions stay cached.
  */
 export class TranscriptCache {
   readonly stats: TranscriptCacheStats = { queries: 0, messagesFetched: 0 };
-  private readonly entries = new Map<string, ModelMessage[]>();
+  private readonly entries = new Map<string, { messages: ModelMessage[]; bytes: number }>();
+  private cachedBytes = 0;
 
   constructor(
     private readonly client: Client,
-    private readonly maxRuns = 500,
+    /** Bytes of transcript prefixes kept (least recently used go first). */
+    private readonly maxBytes = 256 * 1024 * 1024,
   ) {}
 
   /** The first `length` messages of the run's transcript. */
   async read(workflowId: string, runId: string, length: number): Promise<ModelMessage[]> {
     const key = `${workflowId}/${runId}`;
-    let messages = this.entries.get(key) ?? [];
-    if (messages.length < length) {
+    const entry = this.entries.get(key) ?? { messages: [], bytes: 0 };
+    if (entry.messages.length < length) {
       const page = await this.client.workflow
         .getHandle(workflowId, runId)
-        .query(transcriptQuery, { from: messages.length });
+        .query(transcriptQuery, { from: entry.messages.length });
       this.stats.queries += 1;
       this.stats.messagesFetched += page.messages.length;
-      messages = messages.concat(page.messages);
+      entry.messages.push(...page.messages);
+      const bytes = page.messages.reduce((sum, message) => sum + (JSON.stringify(message)?.length ?? 0), 0);
+      entry.bytes += bytes;
+      this.cachedBytes += bytes;
     }
-    if (messages.length < length) {
+    this.remember(key, entry);
+    if (entry.messages.length < length) {
       throw new Error(
-        `Transcript of ${key} has ${messages.length} messages but the step needs ${length}; the run may have been reset. The activity will retry.`,
+        `Transcript of ${key} has ${entry.messages.length} messages but the step needs ${length}; the run may have been reset. The activity will retry.`,
       );
     }
+    return entry.messages.slice(0, length);
+  }
+
+  private remember(key: string, entry: { messages: ModelMessage[]; bytes: number }): void {
     this.entries.delete(key);
-    this.entries.set(key, messages);
-    if (this.entries.size > this.maxRuns) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    this.entries.set(key, entry);
+    for (const [oldest, evicted] of this.entries) {
+      if (this.cachedBytes <= this.maxBytes || oldest === key) break;
+      this.entries.delete(oldest);
+      this.cachedBytes -= evicted.bytes;
     }
-    return messages.slice(0, length);
   }
 }

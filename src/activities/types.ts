@@ -1,5 +1,6 @@
 import type { AssistantModelMessage, ToolResultPart } from 'ai';
-import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
+import type { AgentOverrides, RuntimeContext } from '../agents/agent-definition';
+import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { SubagentResult } from '../agents/subagent-definition';
 import type { ConversationWrites } from '../protocol/pending-message';
 import type { ConversationRef } from '../store/conversation-store';
@@ -69,6 +70,24 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   transcriptLength: number;
   /** Attempts the step's retry policy allows, so the last failure says so instead of promising a retry. */
   maximumAttempts?: number;
+  /** Conversation index where the activation began: its steps are the `steps` of `stopWhen` and `prepareStep`. */
+  activationStart?: number;
+  /** Steps the activation has taken before this one. */
+  activationStep?: number;
+  /** The workflow's per-activation step cap; the step that reaches it ends the activation (for `onFinish`). */
+  activationStepLimit?: number;
+}
+
+/** What `prepareStep` chose for a step, recorded with the response so history shows it and a retry reuses it. */
+export interface PreparedStepSummary {
+  /** `provider:modelId` of the model it chose. */
+  model?: string;
+  activeTools?: string[];
+  toolChoice?: unknown;
+  /** True when it replaced the instructions. */
+  instructions?: boolean;
+  /** How many messages it sent instead of the conversation (the store keeps the whole conversation). */
+  messages?: number;
 }
 
 /** A valid tool call the workflow must run. */
@@ -96,6 +115,12 @@ export interface RunModelStepResult {
   text: string;
   finishReason: string;
   usage: TokenUsage;
+  /** Set when the agent's `stopWhen` was met: the workflow runs this step's tools, then ends the activation. */
+  stopped?: 'stop-condition';
+  /** The parsed structured output of a final step, for agents with `output`. */
+  output?: unknown;
+  /** What `prepareStep` chose for this step, when the agent has one. */
+  prepared?: PreparedStepSummary;
 }
 
 /** Input of `runTool`: one tool call of one agent. */
@@ -170,7 +195,7 @@ export interface CommitConversationArgs extends StoreWrites {
 
 /** The activities the agent workflow calls; implemented by `createActivities`. */
 export interface AgentActivities {
-  describeAgent(args: DescribeAgentArgs): Promise<AgentSpec>;
+  describeAgent(args: DescribeAgentArgs): Promise<DescribedAgentSpec>;
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;

@@ -1,5 +1,18 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import type { FlexibleSchema, LanguageModel, ToolApprovalConfiguration, ToolSet } from 'ai';
+import type {
+  FlexibleSchema,
+  GenerateTextOnFinishCallback,
+  GenerateTextOnStepFinishCallback,
+  Instructions,
+  LanguageModel,
+  LanguageModelCallOptions,
+  OutputInterface,
+  PrepareStepFunction,
+  StopCondition,
+  ToolApprovalConfiguration,
+  ToolChoice,
+  ToolSet,
+} from 'ai';
 import type { SubagentDefinition, SubagentSpec } from './subagent-definition';
 import type { AgentMemoryOptions } from '../memory/memory-options';
 
@@ -24,19 +37,34 @@ export interface ToolExecutionSettings {
   heartbeatTimeout?: string;
 }
 
-/** Settings passed to the provider on every model step. */
-export interface ModelCallSettings {
-  temperature?: number;
-  maxOutputTokens?: number;
+/**
+ * Settings passed to the provider on every model step: the AI SDK's call settings (`temperature`,
+ * `maxOutputTokens`, `topP`, `seed`, ...) and `providerOptions`. JSON only: a parent records them in history.
+ */
+export interface ModelCallSettings extends LanguageModelCallOptions {
   providerOptions?: SharedV4ProviderOptions;
 }
+
+/** Names of the call settings an agent may also set at its top level, as `ToolLoopAgent` takes them. */
+export const modelCallSettingNames = [
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'stopSequences',
+  'seed',
+  'reasoning',
+  'providerOptions',
+] as const satisfies ReadonlyArray<keyof ModelCallSettings>;
 
 /** Per-request data that policies and `prepareCall` see (a user's role, a tenant); JSON only, it is recorded in history. */
 export type RuntimeContext = Record<string, unknown>;
 
 /** The settings `prepareCall` may override for one run. */
 export interface AgentCallSettings<TOOLS extends ToolSet = ToolSet> {
-  instructions?: string;
+  instructions?: Instructions;
   toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
   modelSettings?: ModelCallSettings;
 }
@@ -51,14 +79,46 @@ export type PrepareCallArgs<TOOLS extends ToolSet, CALL_OPTIONS> = AgentCallSett
  * What a user writes to define an agent; shaped like the AI SDK's `ToolLoopAgent` settings.
  * Lives on the worker only: tools and models are code, never sent to the workflow.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- call options are whatever the agent's schema says
-export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS = any> {
+export interface AgentDefinition<
+  TOOLS extends ToolSet = ToolSet,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- call options are whatever the agent's schema says
+  CALL_OPTIONS = any,
+  OUTPUT extends OutputInterface = OutputInterface,
+> extends ModelCallSettings {
   /** Registry name; also the prefix of the agent's workflow ids. Letters, digits, `-` and `_`. */
   name: string;
   description?: string;
   /** A route such as `openai:gpt-5-mini` resolved by the worker's model registry, or a model instance. */
   model?: string | LanguageModel;
-  instructions?: string;
+  /** A string, or system messages (for provider options such as caching), as `ToolLoopAgent` takes them. */
+  instructions?: Instructions;
+  /**
+   * When the activation stops after a step with tool calls (the AI SDK's `stepCountIs`, `hasToolCall`
+   * or any condition; an array stops when one is met). Evaluated in the model-step activity, which
+   * records the decision in the step's result, so the workflow runs no user code and replays alike.
+   */
+  stopWhen?: StopCondition<NoInfer<TOOLS>, RuntimeContext> | Array<StopCondition<NoInfer<TOOLS>, RuntimeContext>>;
+  /**
+   * Per-step settings (`model`, `activeTools`, `toolChoice`, `instructions`/`system`, `messages`), run
+   * in the model-step activity before the model call; a retried step reuses the recorded response.
+   */
+  prepareStep?: PrepareStepFunction<NoInfer<TOOLS>, RuntimeContext>;
+  /** Only these tools (and subagents) are offered to the model; the others stay defined. */
+  activeTools?: Array<keyof NoInfer<TOOLS> & string>;
+  /** The AI SDK's tool choice: `'auto'` (default), `'none'`, `'required'` or `{ type: 'tool', toolName }`. */
+  toolChoice?: ToolChoice<NoInfer<TOOLS>>;
+  /** Structured output (`Output.object({ schema })` and friends): the run result carries the parsed `output`. */
+  output?: OUTPUT;
+  /**
+   * Called in the model-step activity once the step's response is judged, before its tools run
+   * (`toolResults` is empty). At least once: a worker lost after the call and before the step is recorded calls it again.
+   */
+  onStepFinish?: GenerateTextOnStepFinishCallback<NoInfer<TOOLS>, RuntimeContext>;
+  /**
+   * Called in the model-step activity of the step that ends an activation (a final answer, `stopWhen`,
+   * or the step limit), with every step of it. At least once, like `onStepFinish`.
+   */
+  onFinish?: GenerateTextOnFinishCallback<NoInfer<TOOLS>, RuntimeContext>;
   /** Tools made with the AI SDK's `tool()`; each call runs as its own activity. */
   tools?: TOOLS;
   /**
@@ -80,7 +140,11 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
   ) => AgentCallSettings<TOOLS> | Promise<AgentCallSettings<TOOLS>>;
   /** How long a user-approval may wait before it counts as a denial (Temporal duration, e.g. `'24h'`). Default: forever. */
   approvalTimeout?: string;
-  /** Most model steps in one activation before it stops with `max-steps`. Default 20. */
+  /**
+   * Most model steps in one activation before it stops with `max-steps`: the workflow's hard cap.
+   * Default 20, or 1000 when `stopWhen` is set (then `stopWhen` decides and this is only a backstop).
+   * @deprecated Use `stopWhen: stepCountIs(n)`; `maxSteps` stays as the hard cap it always was.
+   */
   maxSteps?: number;
   /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
   maxToolOutputChars?: number;
@@ -90,6 +154,7 @@ export interface AgentDefinition<TOOLS extends ToolSet = ToolSet, CALL_OPTIONS =
    * such binary data becomes an error result naming this limit. Default 1,048,576 (1 MiB).
    */
   maxToolOutputBytes?: number;
+  /** The same settings as the top-level ones (older spelling); where both set one, `modelSettings` wins. */
   modelSettings?: ModelCallSettings;
   /**
    * Stream each model step (default true): the text shows in `handle.stream()` as it is generated.
@@ -148,10 +213,31 @@ export interface AgentOverrides {
  */
 export type AnyAgentDefinition = Omit<
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each agent's tool set has its own type
-  AgentDefinition<any, any>,
-  'toolApproval' | 'prepareCall' | 'callOptionsSchema'
+  AgentDefinition<any, any, any>,
+  | 'toolApproval'
+  | 'prepareCall'
+  | 'callOptionsSchema'
+  | 'stopWhen'
+  | 'prepareStep'
+  | 'onStepFinish'
+  | 'onFinish'
+  | 'activeTools'
+  | 'toolChoice'
 > & {
   toolApproval?: unknown;
   prepareCall?: unknown;
   callOptionsSchema?: unknown;
+  stopWhen?: unknown;
+  prepareStep?: unknown;
+  onStepFinish?: unknown;
+  onFinish?: unknown;
+  activeTools?: string[];
+  toolChoice?: unknown;
 };
+
+/** The parsed structured output type of an agent definition (`unknown` without `output`). */
+export type InferAgentOutput<AGENT> = AGENT extends { output?: infer OUTPUT }
+  ? NonNullable<OUTPUT> extends OutputInterface<infer COMPLETE, unknown, unknown>
+    ? COMPLETE
+    : unknown
+  : unknown;

@@ -5,6 +5,8 @@ import type { ModelRegistry } from './model-registry';
 
 const defaults = {
   maxSteps: 20,
+  /** The hard cap when `stopWhen` decides: only a backstop against a condition that is never met. */
+  maxStepsWithStopWhen: 1000,
   maxToolOutputChars: 16_000,
   maxToolOutputBytes: 1_048_576,
   modelStepTimeout: '10 minutes',
@@ -122,7 +124,7 @@ export class AgentRegistry {
           },
         ]),
       ),
-      maxSteps: agent.maxSteps ?? defaults.maxSteps,
+      maxSteps: agent.maxSteps ?? (agent.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps),
       modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },

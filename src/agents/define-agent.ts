@@ -1,17 +1,58 @@
-import type { ToolSet } from 'ai';
+import type { OutputInterface, ToolSet } from 'ai';
 import { ConfigurationError } from '../errors';
-import type { AgentDefinition } from './agent-definition';
+import type { AgentDefinition, AnyAgentDefinition } from './agent-definition';
+
+/** `ToolLoopAgent` settings Cadre does not run yet; a definition that sets one is refused rather than silently changed. */
+const unsupportedSettings = [
+  'toolsContext',
+  'toolOrder',
+  'toolCallConcurrency',
+  'repairToolCall',
+  'experimental_repairToolCall',
+  'experimental_refineToolInput',
+  'experimental_toolCallers',
+  'onStart',
+  'onStepStart',
+  'onLanguageModelCallStart',
+  'onLanguageModelCallEnd',
+  'onToolExecutionStart',
+  'onToolExecutionEnd',
+  'onStepEnd',
+  'onStepError',
+  'onEnd',
+  'onError',
+  'onAbort',
+  'experimental_download',
+];
+
+/** A `ToolLoopAgent` settings object as `defineAgent(name, settings)` takes it: the name apart, `id` ignored. */
+export type ToolLoopAgentLikeSettings<TOOLS extends ToolSet, CALL_OPTIONS, OUTPUT extends OutputInterface> = Omit<
+  AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>,
+  'name'
+> & { name?: string; id?: string };
 
 const agentNamePattern = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Defines an agent for a Cadre worker; checks the definition at once so mistakes surface at start-up.
+ * Takes `ToolLoopAgent`'s settings unchanged, with the name apart: `defineAgent('weather', settings)`.
  * @example
  * const assistant = defineAgent({ name: 'assistant', model: 'openai:gpt-5-mini', tools: { search } });
  */
-export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never>(
-  definition: AgentDefinition<TOOLS, CALL_OPTIONS>,
-): AgentDefinition<TOOLS, CALL_OPTIONS> {
+export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT extends OutputInterface = never>(
+  definition: AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>,
+): AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>;
+export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT extends OutputInterface = never>(
+  name: string,
+  settings: ToolLoopAgentLikeSettings<TOOLS, CALL_OPTIONS, OUTPUT>,
+): AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>;
+export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT extends OutputInterface = never>(
+  nameOrDefinition: string | AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>,
+  settings?: ToolLoopAgentLikeSettings<TOOLS, CALL_OPTIONS, OUTPUT>,
+): AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT> {
+  const definition: AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT> =
+    typeof nameOrDefinition === 'string' ? { ...settings, name: nameOrDefinition } : nameOrDefinition;
+  checkParitySettings(definition as AnyAgentDefinition);
   if (!agentNamePattern.test(definition.name)) {
     throw new ConfigurationError(
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,
@@ -55,4 +96,31 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never>(
     }
   }
   return definition;
+}
+
+/** Checks the `ToolLoopAgent` settings: supported ones well formed, unsupported ones named with the alternative. */
+function checkParitySettings(definition: AnyAgentDefinition): void {
+  const set = unsupportedSettings.filter(
+    (key) => (definition as unknown as Record<string, unknown>)[key] !== undefined,
+  );
+  if (set.length > 0) {
+    throw new ConfigurationError(
+      `Agent '${definition.name}' sets ${set.map((key) => `'${key}'`).join(', ')}, which Cadre does not support yet. ` +
+        'Remove it; Cadre supports stopWhen, prepareStep, activeTools, toolChoice, output, onStepFinish and onFinish.',
+    );
+  }
+  const conditions = [definition.stopWhen ?? []].flat();
+  if (conditions.some((condition) => typeof condition !== 'function')) {
+    throw new ConfigurationError(
+      `Agent '${definition.name}' has a stopWhen that is not a function. Use stepCountIs(n), hasToolCall('name') or a function of { steps }.`,
+    );
+  }
+  const known = [...Object.keys(definition.tools ?? {}), ...Object.keys(definition.subagents ?? {})];
+  const unknown = (definition.activeTools ?? []).filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new ConfigurationError(
+      `activeTools of agent '${definition.name}' names ${unknown.map((name) => `'${name}'`).join(', ')}, which the agent does not have. ` +
+        `Its tools and subagents: ${known.join(', ') || '(none)'}.`,
+    );
+  }
 }

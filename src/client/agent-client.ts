@@ -14,7 +14,10 @@ import { MemoryScope } from './memory-scope';
 import { connectOrExplain } from './temporal-unreachable';
 import { resolveTemporalConnection } from './temporal-connection';
 import type { ConversationStore } from '../store/conversation-store';
+import type { InferAgentOutput } from '../agents/agent-definition';
 import { oneLine } from '../protocol/text-preview';
+import { promptText } from '../protocol/prompt-content';
+import { type AgentPrompt, promptInput } from './prompt-input';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { temporal } from '@temporalio/proto';
 
@@ -36,9 +39,19 @@ export interface AgentClientOptions {
   store?: ConversationStore | string;
 }
 
+/** An agent definition as `AgentClient.run` takes it in place of a name: only its name and `output` type are used. */
+export interface AgentReference {
+  name: string;
+  output?: unknown;
+}
+
+/** The parsed structured output type of an agent reference (`unknown` for a name or an agent without `output`). */
+export type OutputOfAgent<AGENT> = InferAgentOutput<AGENT>;
+
 /** Options of one run. */
 export interface StartAgentOptions {
-  prompt?: string;
+  /** The first user message: text, or the AI SDK's user content (text, image and file parts; see `AgentPrompt`). */
+  prompt?: AgentPrompt;
   /** Default `task` when a prompt is given, else `session`. */
   mode?: AgentMode;
   /** Workflow id; default `<agent>-<random>`. */
@@ -104,10 +117,11 @@ export class AgentClient {
   /** Starts a run of `agent` and returns its handle without waiting. */
   async start(agent: string, options: StartAgentOptions = {}): Promise<AgentHandle> {
     const workflowId = options.workflowId ?? `${agent}-${randomUUID().slice(0, 8)}`;
+    const prompt = promptInput(options.prompt);
     const input: AgentWorkflowInput = {
       agent,
       mode: options.mode ?? (options.prompt === undefined ? 'session' : 'task'),
-      prompt: options.prompt,
+      ...prompt,
       depth: 0,
       rootWorkflowId: workflowId,
       continueAsNewEverySteps: options.continueAsNewEverySteps,
@@ -118,20 +132,24 @@ export class AgentClient {
       workflowId,
       taskQueue: this.options.taskQueue,
       args: [input],
-      staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(options.prompt, 100)}` : ''}`,
+      staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(promptText(prompt.promptContent ?? prompt.prompt ?? ''), 100)}` : ''}`,
       typedSearchAttributes: this.options.searchAttributes ? initialSearchAttributes(agent, 0, workflowId) : undefined,
     });
     return this.wrap(handle.workflowId);
   }
 
-  /** Starts a task-mode run and waits for its result. */
-  async run(
-    agent: string,
-    prompt: string,
+  /**
+   * Starts a task-mode run and waits for its result. Given the agent's definition instead of its
+   * name, the result's `output` has the type of the agent's structured `output`.
+   */
+  async run<AGENT extends string | AgentReference = string>(
+    agent: AGENT,
+    prompt: AgentPrompt,
     options: Omit<StartAgentOptions, 'prompt' | 'mode'> = {},
-  ): Promise<AgentRunResult> {
-    const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
-    return await handle.result();
+  ): Promise<AgentRunResult<OutputOfAgent<AGENT>>> {
+    const name = typeof agent === 'string' ? agent : agent.name;
+    const handle = await this.start(name, { ...options, prompt, mode: 'task' });
+    return (await handle.result()) as AgentRunResult<OutputOfAgent<AGENT>>;
   }
 
   /** The task queue this client starts runs on. */

@@ -123,15 +123,14 @@ export class AgentHandle {
   }
 
   /**
-   * Routes a decision to the run of the tree that holds the approval: the run listing it as
-   * pending, else the run its id names (`<path>:approval-…`), so a decided or cancelled request
-   * of a subagent answers "already decided" instead of "unknown".
+   * Sends a decision straight to the run its id names (`<path>:approval-…`; no path: this run),
+   * with no query of the tree: one update. That run answers "unknown", "already decided" or
+   * "cancelled" itself, so a subagent's closed request keeps its exact message.
    */
   private async decide(decision: ApprovalDecisionInput): Promise<ApprovalRequest> {
-    const owner = (await treeApprovals(this.client, this.workflowId).catch(() => [])).find(
-      (request) => request.approvalId === decision.approvalId,
-    );
-    const targetId = owner?.workflowId ?? approvalOwner(this.workflowId, decision.approvalId);
+    // A malformed id goes to this run, which refuses it with the exact reason.
+    const targetId =
+      typeof decision.approvalId === 'string' ? approvalOwner(this.workflowId, decision.approvalId) : this.workflowId;
     const target = targetId === this.workflowId ? this.handle : this.client.workflow.getHandle(targetId);
     try {
       return await target.executeUpdate(decideApprovalUpdate, { args: [decision] });

@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { CadreError } from '../errors';
 import { approvalsQuery } from '../protocol/definitions';
-import { closedApprovalProblem } from '../protocol/approval-types';
+import { approvalRefusalType, closedApprovalProblem } from '../protocol/approval-types';
 
 /**
  * Turns a failed approval update into a `CadreError` whose message says what was wrong:
@@ -18,7 +18,7 @@ export async function approvalError(error: unknown, handle: WorkflowHandle, appr
     .catch(() => undefined);
   // A finished run still answers queries: a request it decided or cancelled says so.
   const closed = status && status !== 'RUNNING' ? await closedRequestProblem(handle, approvalId) : undefined;
-  if (closed) return new CadreError('ApprovalNotPending', closed);
+  if (closed) return new CadreError(closed.type, closed.message);
   if (status && status !== 'RUNNING') {
     return new CadreError(
       'RunNotRunning',
@@ -29,8 +29,12 @@ export async function approvalError(error: unknown, handle: WorkflowHandle, appr
 }
 
 /** "already decided" or "cancelled" for a request the finished run holds, read by query; undefined otherwise. */
-async function closedRequestProblem(handle: WorkflowHandle, approvalId: string): Promise<string | undefined> {
+async function closedRequestProblem(
+  handle: WorkflowHandle,
+  approvalId: string,
+): Promise<{ type: string; message: string } | undefined> {
   const report = await handle.query(approvalsQuery).catch(() => undefined);
   const request = report?.requests.find((item) => item.approvalId === approvalId);
-  return request ? closedApprovalProblem(request) : undefined;
+  const message = request ? closedApprovalProblem(request) : undefined;
+  return message ? { type: approvalRefusalType(request), message } : undefined;
 }

@@ -63,6 +63,17 @@ export interface ApprovalsReport {
 }
 
 /** Why a decided or cancelled request takes no decision, in the words every side uses; undefined while pending. */
+/**
+ * The stable type of a refused decision: `UnknownApproval` (no such request), `ApprovalAlreadyDecided`,
+ * `ApprovalCancelled` (its wait was interrupted, cancelled or timed out), the same for every client.
+ */
+export function approvalRefusalType(request: ApprovalRequest | undefined): string {
+  if (!request) return 'UnknownApproval';
+  if (request.decision) return 'ApprovalAlreadyDecided';
+  if (request.cancellation) return 'ApprovalCancelled';
+  return 'ApprovalNotPending';
+}
+
 export function closedApprovalProblem(request: ApprovalRequest): string | undefined {
   if (request.decision) {
     const { approved, by, decidedAt } = request.decision;

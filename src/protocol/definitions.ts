@@ -4,6 +4,7 @@ import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-
 import type { TokenUsage } from '../activities/types';
 import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './state-snapshot';
 import type { EventPage } from './agent-events';
+import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 
 /** The workflow type of every agent run, root or subagent: clients start it by this name. */
@@ -22,8 +23,10 @@ export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'i
 export interface AgentWorkflowInput {
   agent: string;
   mode: AgentMode;
-  /** First user message; required in task mode. */
+  /** First user message; required in task mode (or `promptContent`). */
   prompt?: string;
+  /** First user message made of parts (text, images, files), in place of `prompt`; see `maxPromptContentBytes`. */
+  promptContent?: PromptPart[];
   /** 0 for a root agent, parent's depth + 1 for a subagent. */
   depth?: number;
   rootWorkflowId?: string;
@@ -49,12 +52,14 @@ export interface AgentWorkflowInput {
   continueAsNewEverySteps?: number;
 }
 
-/** What a task-mode run returns, and a session when it ends. */
-export interface AgentRunResult {
+/** What a task-mode run returns, and a session when it ends; `OUTPUT` is the agent's structured output type. */
+export interface AgentRunResult<OUTPUT = unknown> {
   text: string;
   stopReason: StopReason;
   steps: number;
   usage: TokenUsage;
+  /** The parsed structured output of the last step, for agents with `output` (`Output.object({ schema })`). */
+  output?: OUTPUT;
 }
 
 /** A slice of the transcript, from message index `from`. */
@@ -84,8 +89,8 @@ export interface AgentStatusReport {
   usage: TokenUsage;
 }
 
-/** Delivers a user message; a busy agent reads it at its next step, an idle session starts an activation. */
-export const sendMessageSignal = defineSignal<[{ text: string }]>('sendMessage');
+/** Delivers a user message (`content` parts in place of `text` when set); a busy agent reads it at its next step, an idle session starts an activation. */
+export const sendMessageSignal = defineSignal<[{ text: string; content?: PromptPart[] }]>('sendMessage');
 /** Ends a session once its current activation settles. */
 export const endSessionSignal = defineSignal('endSession');
 /** What a background or continuable subagent reports to its parent when an activation settles. */

@@ -1,3 +1,4 @@
+import type { InboxMessage } from './prompt-content';
 import type { ModelMessage } from 'ai';
 import type { TokenUsage } from '../activities/types';
 import type { PendingMessage } from './pending-message';
@@ -19,7 +20,8 @@ export interface AgentStateSnapshot {
   transcript?: ModelMessage[];
   /** Calls of the last model step that have no result yet. */
   openCalls: StepCall[];
-  inbox: string[];
+  /** User messages not yet in the conversation: text, or parts (older snapshots hold text only). */
+  inbox: InboxMessage[];
   steps: number;
   activations: number;
   activationOpen: boolean;
@@ -28,6 +30,8 @@ export interface AgentStateSnapshot {
   lastText: string;
   lastStopReason?: StopReason;
   lastError?: string;
+  /** The last step's parsed structured output (agents with `output`; absent in older snapshots). */
+  lastOutput?: unknown;
   ended: boolean;
   approvals: ApprovalsReport;
   activationStart: number;

@@ -82,6 +82,9 @@ export class AgentLoop {
               step: stepNumber,
               transcriptLength: promptLength,
               maximumAttempts: spec.modelRetry.maximumAttempts,
+              activationStart: state.activationStart,
+              activationStep: state.activationSteps,
+              activationStepLimit: spec.maxSteps,
               callOptions: this.input.callOptions,
               runtimeContext: this.input.runtimeContext,
               overrides: this.input.overrides,
@@ -114,6 +117,11 @@ export class AgentLoop {
       this.status.publish('running', `step ${stepNumber}: ${describeCalls(step)}`);
       await this.runTools(step, promptLength);
       this.stepsThisRun += 1;
+      // The agent's stopWhen, judged in the activity: only steps recorded with it end here, so replay is unchanged.
+      if (step.stopped) {
+        state.closeActivation('completed');
+        return 'settled';
+      }
       if (this.shouldContinueAsNew()) return 'continue-as-new';
     }
     state.closeActivation('max-steps');

@@ -14,6 +14,7 @@ import {
 } from '../protocol/state-snapshot';
 import type { AgentStatus, StopReason, TranscriptPage } from '../protocol/definitions';
 import { outputText, previewValue } from '../protocol/text-preview';
+import { type InboxMessage, promptText } from '../protocol/prompt-content';
 import { EventLog } from './event-log';
 
 /** Finished children kept in the state (and listed by `children()`). */
@@ -28,7 +29,7 @@ export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: Store
  * through its methods.
  */
 export class AgentState {
-  readonly inbox: string[] = [];
+  readonly inbox: InboxMessage[] = [];
   readonly approvals: ApprovalBook;
   readonly children: ChildRun[];
   readonly events: EventLog;
@@ -44,7 +45,9 @@ export class AgentState {
     childrenStarted: 0,
   };
   private totalUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-  private last: { text: string; stopReason?: StopReason; error?: string; closeReason?: string } = { text: '' };
+  private last: { text: string; stopReason?: StopReason; error?: string; closeReason?: string; output?: unknown } = {
+    text: '',
+  };
   private currentStatus: AgentStatus = 'starting';
 
   private constructor(
@@ -70,7 +73,12 @@ export class AgentState {
       childrenStarted: snapshot.childrenStarted ?? snapshot.children.length,
     };
     this.totalUsage = { ...snapshot.usage };
-    this.last = { text: snapshot.lastText, stopReason: snapshot.lastStopReason, error: snapshot.lastError };
+    this.last = {
+      text: snapshot.lastText,
+      stopReason: snapshot.lastStopReason,
+      error: snapshot.lastError,
+      ...(snapshot.lastOutput !== undefined ? { output: snapshot.lastOutput } : {}),
+    };
   }
 
   /**
@@ -107,6 +115,7 @@ export class AgentState {
       usage: this.totalUsage,
       lastText: this.last.text,
       lastStopReason: this.last.stopReason,
+      ...(this.last.output !== undefined ? { lastOutput: this.last.output } : {}),
       lastError: this.last.error,
       approvals: { requests: this.approvals.requests, refusals: this.approvals.refusals },
       children: this.children,
@@ -138,6 +147,10 @@ export class AgentState {
   }
   get lastText(): string {
     return this.last.text;
+  }
+  /** The last step's parsed structured output, for agents with `output`. */
+  get lastOutput(): unknown {
+    return this.last.output;
   }
   get lastStopReason(): StopReason | undefined {
     return this.last.stopReason;
@@ -182,9 +195,9 @@ export class AgentState {
     this.counters.ended = true;
   }
 
-  /** Queues a user message; it enters the conversation at the next step. */
-  receive(text: string): void {
-    this.inbox.push(text);
+  /** Queues a user message (text or parts); it enters the conversation at the next step. */
+  receive(message: InboxMessage): void {
+    this.inbox.push(message);
   }
 
   /** True when an activation should start or keep reading messages. */
@@ -205,9 +218,9 @@ export class AgentState {
   /** Moves queued messages into the conversation; called before every model step. */
   drainInbox(): number {
     const count = this.inbox.length;
-    for (const text of this.inbox.splice(0)) {
-      this.conversation.append({ role: 'user', content: text });
-      this.events.emit({ type: 'user-message', text });
+    for (const message of this.inbox.splice(0)) {
+      this.conversation.append({ role: 'user', content: message });
+      this.events.emit({ type: 'user-message', text: promptText(message) });
     }
     return count;
   }
@@ -223,6 +236,7 @@ export class AgentState {
     if (step.assistant) this.conversation.append(step.assistant);
     else if (step.assistantKey) this.conversation.append({ role: 'stored', key: step.assistantKey });
     this.last.text = step.text;
+    this.last.output = step.output;
     if (step.text) this.events.emit({ type: 'text', step: this.counters.steps, text: step.text });
     this.openCalls = callsOf(step);
     const inputs = new Map(step.toolCalls.map((call) => [call.toolCallId, call.input]));

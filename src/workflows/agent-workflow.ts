@@ -14,6 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { AgentSpec } from '../agents/agent-definition';
+import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
 import { registerApprovalHandlers } from './approval-handlers';
@@ -68,7 +69,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   let activation: CancellationScope | undefined;
   let interruptRequested = false;
   let loop: AgentLoop | undefined;
-  setHandler(sendMessageSignal, ({ text }) => state.receive(text));
+  setHandler(sendMessageSignal, ({ text, content }) => state.receive(content ?? text));
   setHandler(endSessionSignal, () => state.end());
   setHandler(interruptSignal, () => {
     if (!activation) return;
@@ -79,7 +80,12 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(statusQuery, () => statusReport(input, state));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
-  registerApprovalHandlers(state, () => loop?.publishWaiting());
+  let described: DescribedAgentSpec | undefined;
+  registerApprovalHandlers(
+    state,
+    () => loop?.publishWaiting(),
+    () => described,
+  );
   const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
   const report = new ParentReport(input, state);
@@ -87,7 +93,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   if (!input.state) {
     for (const message of input.initialTranscript ?? []) state.conversation.append(message);
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
-    if (input.prompt !== undefined) state.receive(input.prompt);
+    if (input.promptContent) state.receive(input.promptContent);
+    else if (input.prompt !== undefined) state.receive(input.prompt);
   }
 
   try {
@@ -97,7 +104,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
       );
     }
-    const spec = input.spec ?? (await describe(input, activityQueue));
+    // A subagent's parent passed its spec in the input (so did continue-as-new): no round trip.
+    const spec: DescribedAgentSpec = input.spec ?? (await describe(input, activityQueue));
+    described = spec;
     status.useSpec(spec);
     loop = new AgentLoop(
       input,
@@ -175,7 +184,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     status.publish('completed');
     await report.settled(true);
     await condition(allHandlersFinished);
-    return { text: state.lastText, stopReason, steps: state.steps, usage: state.usage };
+    return {
+      text: state.lastText,
+      stopReason,
+      steps: state.steps,
+      usage: state.usage,
+      ...(state.lastOutput !== undefined ? { output: state.lastOutput } : {}),
+    };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
@@ -210,7 +225,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
 }
 
 /** The agent's spec from a worker that serves it; a run nobody serves fails with what to start. */
-async function describe(input: AgentWorkflowInput, activityQueue: string | undefined): Promise<AgentSpec> {
+async function describe(input: AgentWorkflowInput, activityQueue: string | undefined): Promise<DescribedAgentSpec> {
   try {
     return await describeAgentOn(activityQueue)({
       agent: input.agent,

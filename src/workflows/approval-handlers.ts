@@ -1,7 +1,8 @@
-import { patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { AgentActivities } from '../activities/types';
+import { patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { AgentActivities, VerifyApprovalArgs, VerifyApprovalResult } from '../activities/types';
+import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { AgentState } from './agent-state';
-import type { ApprovalDecisionInput, ApprovalRequest } from '../protocol/approval-types';
+import { approvalRefusalType, type ApprovalDecisionInput, type ApprovalRequest } from '../protocol/approval-types';
 import {
   approvalsQuery,
   decideApprovalSignal,
@@ -10,19 +11,47 @@ import {
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
 import { faultPatches } from './fault-patches';
+import { roundTripPatches } from './round-trip-patches';
 
 const { verifyApproval } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5 },
 });
 
+// Same worker as the workflow task, no server round trip; it checks a signature or an input and never runs user code.
+const local = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5 },
+});
+
+/**
+ * Verifies an approval the cheapest way that keeps it checked: nothing to do for an unsigned
+ * request, approved without a signature or an input, on workers that do not sign (the spec
+ * says so); a local activity otherwise (the secret stays on the worker). Older runs: an activity.
+ */
+async function verify(args: VerifyApprovalArgs, spec: DescribedAgentSpec | undefined): Promise<VerifyApprovalResult> {
+  if (!patched(roundTripPatches.localApprovalVerification)) return await verifyApproval(args);
+  const nothingToVerify =
+    spec?.signsApprovals === false &&
+    !args.requestSignature &&
+    args.signature === undefined &&
+    args.presentedInput === undefined;
+  if (nothingToVerify) return { valid: true };
+  return await local.verifyApproval(args);
+}
+
 /**
  * Registers the approval handlers. Decisions, by signal or update, apply one at a time in the
- * order they arrived: an approval waits for its verification activity (signature, presented
- * input), and a later decision waits for it. Every decision that cannot apply is recorded as a
+ * order they arrived: an approval waits for its verification (signature, presented input; see
+ * `verify`), and a later decision waits for it. Every decision that cannot apply is recorded as a
  * refusal, whatever its reason. `onDecided` lets the status follow.
  */
-export function registerApprovalHandlers(state: AgentState, onDecided: () => void): void {
+export function registerApprovalHandlers(
+  state: AgentState,
+  onDecided: () => void,
+  /** The run's spec once known: whether its workers sign approvals. */
+  specOf: () => DescribedAgentSpec | undefined = () => undefined,
+): void {
   const book = state.approvals;
   let previous: Promise<unknown> = Promise.resolve();
 
@@ -48,18 +77,21 @@ export function registerApprovalHandlers(state: AgentState, onDecided: () => voi
     }
     const problem = book.problemWith(decision.approvalId);
     const request = book.get(decision.approvalId);
-    if (problem || !request) refuse(decision.approvalId, 'ApprovalNotPending', problem ?? '');
+    if (problem || !request) refuse(decision.approvalId, approvalRefusalType(request), problem ?? '');
     if (decision.approved) {
-      const verdict = await verifyApproval({
-        workflowId: request.workflowId,
-        approvalId: request.approvalId,
-        toolCallId: request.toolCallId,
-        toolName: request.toolName,
-        input: request.input,
-        requestSignature: request.signature,
-        signature: decision.signature,
-        presentedInput: decision.input,
-      });
+      const verdict = await verify(
+        {
+          workflowId: request.workflowId,
+          approvalId: request.approvalId,
+          toolCallId: request.toolCallId,
+          toolName: request.toolName,
+          input: request.input,
+          requestSignature: request.signature,
+          signature: decision.signature,
+          presentedInput: decision.input,
+        },
+        specOf(),
+      );
       // The request stays pending for a valid decision.
       if (!verdict.valid) {
         refuse(
@@ -70,7 +102,7 @@ export function registerApprovalHandlers(state: AgentState, onDecided: () => voi
       }
       // The wait may have timed out or been cancelled while the verification ran.
       const late = book.problemWith(decision.approvalId);
-      if (late) refuse(decision.approvalId, 'ApprovalNotPending', late);
+      if (late) refuse(decision.approvalId, approvalRefusalType(book.get(decision.approvalId)), late);
     }
     const decided = book.decide(decision.approvalId, {
       approved: decision.approved,

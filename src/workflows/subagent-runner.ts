@@ -1,6 +1,8 @@
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import type { ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
+import type { DescribedAgentSpec } from '../agents/agent-spec-table';
+import { childSpecFrom } from './child-spec';
 import type { SubagentSpec } from '../agents/subagent-definition';
 import type { ModelToolCall } from '../activities/types';
 import type { AgentState } from './agent-state';
@@ -8,6 +10,7 @@ import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { oneLine } from '../protocol/text-preview';
+import { roundTripPatches } from './round-trip-patches';
 
 type Output = ToolResultPart['output'];
 
@@ -48,6 +51,14 @@ export class SubagentRunner {
     const child = this.children.add(call, entry.agent, depth, childMode, task);
     // A child with model selection and no choice inherits this run's route.
     const childRoute = this.chosenRoute(args) ?? (entry.modelRoutes ? this.spec.modelRoute : entry.modelRoute);
+    const overrides = {
+      ...(entry.persona ? { persona: entry.persona } : {}),
+      ...(entry.toolFilter ? { toolFilter: entry.toolFilter } : {}),
+      ...(childRoute ? { modelRoute: childRoute } : {}),
+      ...(entry.modelSettings || args.reasoning_effort
+        ? { modelSettings: withReasoning(entry, args.reasoning_effort) }
+        : {}),
+    };
     const childInput: AgentWorkflowInput = {
       agent: entry.agent,
       mode: childMode === 'continuable' ? 'session' : 'task',
@@ -55,14 +66,8 @@ export class SubagentRunner {
       depth,
       rootWorkflowId,
       parentWorkflowId: parentId,
-      overrides: {
-        ...(entry.persona ? { persona: entry.persona } : {}),
-        ...(entry.toolFilter ? { toolFilter: entry.toolFilter } : {}),
-        ...(childRoute ? { modelRoute: childRoute } : {}),
-        ...(entry.modelSettings || args.reasoning_effort
-          ? { modelSettings: withReasoning(entry, args.reasoning_effort) }
-          : {}),
-      },
+      overrides,
+      ...this.childSpec(entry.agent, overrides),
       ...(entry.context === 'fork' ? this.forkOf() : {}),
       ...(this.input.runtimeContext ? { runtimeContext: this.input.runtimeContext } : {}),
       ...(childMode !== 'foreground' ? { reportTo: parentId } : {}),
@@ -81,6 +86,13 @@ export class SubagentRunner {
       background,
       ...(entry.mapsOutput ? { mapsOutputFor: this.spec.name } : {}),
     });
+  }
+
+  /** The child's spec from this run's table, so its first step needs no `describeAgent` round trip. */
+  private childSpec(agent: string, overrides: AgentWorkflowInput['overrides']): Pick<AgentWorkflowInput, 'spec'> {
+    if (!patched(roundTripPatches.subagentSpecFromParent)) return {};
+    const spec = childSpecFrom(this.spec as DescribedAgentSpec, agent, overrides);
+    return spec ? { spec } : {};
   }
 
   /** A fork child's start: this conversation before the current turn, by reference (copied for runs kept in memory). */

@@ -1,0 +1,379 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { Client } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import { defineAgent } from '../src/agents/define-agent';
+import type { AgentClient } from '../src/client/agent-client';
+import type { AgentHandle } from '../src/client/agent-handle';
+import { report, withBenchEnv } from './bench-env';
+import { floorActivities, floorToolStarts } from './floor/floor-activities';
+import {
+  floorApprovalWorkflow,
+  floorApproveUpdate,
+  floorFanoutWorkflow,
+  floorStepsWorkflow,
+} from './floor/floor-workflows';
+
+const steps = Number(process.env.CADRE_BENCH_STEPS ?? 50);
+const parallelRuns = 4;
+const fanout = 16;
+const subagentStarts = Number(process.env.CADRE_BENCH_SUBAGENTS ?? 32);
+const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
+const oneAtATime = 20;
+
+/** When each Cadre tool call started, by the id in its input. */
+const toolStarts = new Map<string, number>();
+
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+/** A mock model: `respond` sees the prompt and returns tool calls (or none: a final text). */
+function benchModel(
+  name: string,
+  respond: (prompt: LanguageModelV4Prompt) => Promise<{ toolName: string; input: unknown }[]>,
+) {
+  return new MockLanguageModelV4({
+    provider: 'bench',
+    modelId: name,
+    doGenerate: async ({ prompt }) => {
+      const calls = await respond(prompt);
+      return {
+        content:
+          calls.length > 0
+            ? calls.map((call) => ({
+                type: 'tool-call' as const,
+                toolCallId: randomUUID(),
+                toolName: call.toolName,
+                input: JSON.stringify(call.input),
+              }))
+            : [{ type: 'text' as const, text: 'Done.' }],
+        finishReason: { unified: calls.length > 0 ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+type Prompt = LanguageModelV4Prompt;
+
+function firstUserText(prompt: Prompt): string {
+  const user = prompt.find((message) => message.role === 'user');
+  return user && Array.isArray(user.content) && user.content[0]?.type === 'text' ? user.content[0].text : '';
+}
+
+const toolMessages = (prompt: Prompt) => prompt.filter((message) => message.role === 'tool').length;
+
+const agents = [
+  defineAgent({
+    name: 'floor-steps',
+    streaming: false,
+    maxSteps: steps + 1,
+    tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
+    model: benchModel('steps', async (prompt) =>
+      toolMessages(prompt) < steps ? [{ toolName: 'noop', input: {} }] : [],
+    ),
+  }),
+  defineAgent({
+    name: 'floor-fanout',
+    streaming: false,
+    model: benchModel('fanout', async (prompt) => {
+      if (toolMessages(prompt) > 0) return [];
+      const [children, latency] = firstUserText(prompt).split(' ');
+      return Array.from({ length: Number(children) }, () => ({ toolName: 'child', input: { task: latency } }));
+    }),
+    subagents: { child: { agent: 'floor-child', description: 'A child.', enableRunInBackground: false } },
+  }),
+  defineAgent({
+    name: 'floor-child',
+    streaming: false,
+    model: benchModel('child', async (prompt) => {
+      const latency = Number(firstUserText(prompt));
+      if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+      return [];
+    }),
+  }),
+  defineAgent({
+    name: 'floor-approver',
+    streaming: false,
+    toolApproval: { act: 'user-approval' },
+    tools: {
+      act: tool({
+        description: 'Acts once a human approves.',
+        inputSchema: z.object({ id: z.string() }),
+        execute: async ({ id }) => {
+          toolStarts.set(id, Date.now());
+          return 'done';
+        },
+      }),
+    },
+    model: benchModel('approver', async (prompt) =>
+      toolMessages(prompt) > 0 ? [] : [{ toolName: 'act', input: { id: firstUserText(prompt) } }],
+    ),
+  }),
+];
+
+/** CPU milliseconds of this process (worker and client) and of the dev server's processes. */
+function cpuNow(): { worker: number; server: number } {
+  const own = process.cpuUsage();
+  return { worker: (own.user + own.system) / 1000, server: descendantsCpuMs(process.pid) };
+}
+
+function descendantsCpuMs(root: number): number {
+  const stats = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      } catch {
+        return [];
+      }
+    });
+  const below = new Set([root]);
+  let total = 0;
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const stat of stats) {
+      if (below.has(stat.ppid) && !below.has(stat.pid)) {
+        below.add(stat.pid);
+        total += stat.ticks;
+        grew = true;
+      }
+    }
+  }
+  return total * 10; // 100 ticks a second
+}
+
+async function measureCpu(work: () => Promise<void>): Promise<{ worker: number; server: number; wallMs: number }> {
+  const before = cpuNow();
+  const startedAt = Date.now();
+  await work();
+  const after = cpuNow();
+  return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+const ratio = (cadre: number, floor: number) => round(cadre / floor);
+
+async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * `npm run bench -- floor`: Cadre against bare Temporal workflows doing the same work (the floor),
+ * on one dev server in one run: CPU per model step, 16 subagents vs one, CPU per subagent start,
+ * approve-to-tool-start (burst p99, one at a time p50). One JSON line per measure with both figures.
+ */
+export async function floorBench(): Promise<void> {
+  await withBenchEnv(agents, async ({ client, address, namespace }) => {
+    const connection = await NativeConnection.connect({ address });
+    const taskQueue = `floor-${Date.now()}`;
+    const floorWorker = await Worker.create({
+      connection,
+      namespace,
+      taskQueue,
+      workflowsPath: require.resolve('./floor/floor-workflows'),
+      activities: floorActivities,
+    });
+    try {
+      await floorWorker.runUntil(async () => {
+        const temporal = client.client;
+        const floor = { temporal, taskQueue };
+        await warmUp(client, floor);
+        await stepCpu(client, floor);
+        await subagentFanout(client, floor);
+        await subagentStartCpu(client, floor);
+        await approvals(client, floor);
+      });
+    } finally {
+      await connection.close();
+    }
+  });
+}
+
+interface Floor {
+  temporal: Client;
+  taskQueue: string;
+}
+
+const floorId = (kind: string) => `floor-${kind}-${randomUUID()}`;
+
+/** One small run of each kind, so bundles, caches and connections are warm before anything is measured. */
+async function warmUp(client: AgentClient, floor: Floor): Promise<void> {
+  await (await client.start('floor-fanout', { prompt: '2 0' })).result();
+  await floor.temporal.workflow.execute(floorFanoutWorkflow, {
+    taskQueue: floor.taskQueue,
+    workflowId: floorId('warm'),
+    args: [2, 0],
+  });
+  await floor.temporal.workflow.execute(floorStepsWorkflow, {
+    taskQueue: floor.taskQueue,
+    workflowId: floorId('warm'),
+    args: [2],
+  });
+}
+
+async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
+  const total = steps * parallelRuns;
+  const cadre = await measureCpu(async () => {
+    const handles = await Promise.all(
+      Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
+    );
+    await Promise.all(handles.map((handle) => handle.result()));
+  });
+  const bare = await measureCpu(async () => {
+    await Promise.all(
+      Array.from({ length: parallelRuns }, () =>
+        floor.temporal.workflow.execute(floorStepsWorkflow, {
+          taskQueue: floor.taskQueue,
+          workflowId: floorId('steps'),
+          args: [steps],
+        }),
+      ),
+    );
+  });
+  const cadreMs = (cadre.worker + cadre.server) / total;
+  const floorMs = (bare.worker + bare.server) / total;
+  report({
+    bench: 'floor',
+    measure: 'cpu-per-model-step-ms',
+    steps: total,
+    cadre: round(cadreMs),
+    floor: round(floorMs),
+    ratio: ratio(cadreMs, floorMs),
+    cadreWorkerServer: [round(cadre.worker / total), round(cadre.server / total)],
+    floorWorkerServer: [round(bare.worker / total), round(bare.server / total)],
+    target: 'ratio <= 1.25',
+  });
+}
+
+async function cadreFanout(client: AgentClient, children: number, latencyMs: number): Promise<void> {
+  await (await client.start('floor-fanout', { prompt: `${children} ${latencyMs}` })).result();
+}
+
+async function floorFanout(floor: Floor, children: number, latencyMs: number): Promise<void> {
+  await floor.temporal.workflow.execute(floorFanoutWorkflow, {
+    taskQueue: floor.taskQueue,
+    workflowId: floorId('fanout'),
+    args: [children, latencyMs],
+  });
+}
+
+async function subagentFanout(client: AgentClient, floor: Floor): Promise<void> {
+  const cadreOne = await measureCpu(() => cadreFanout(client, 1, 1000));
+  const cadreMany = await measureCpu(() => cadreFanout(client, fanout, 1000));
+  const floorOne = await measureCpu(() => floorFanout(floor, 1, 1000));
+  const floorMany = await measureCpu(() => floorFanout(floor, fanout, 1000));
+  const cadre = cadreMany.wallMs / cadreOne.wallMs;
+  const bare = floorMany.wallMs / floorOne.wallMs;
+  report({
+    bench: 'floor',
+    measure: `subagents-${fanout}-vs-1-wall-ratio`,
+    modelLatencyMs: 1000,
+    cadre: round(cadre),
+    floor: round(bare),
+    ratio: ratio(cadre, bare),
+    cadreWallMs: [cadreOne.wallMs, cadreMany.wallMs],
+    floorWallMs: [floorOne.wallMs, floorMany.wallMs],
+    target: 'cadre <= 1.3',
+  });
+}
+
+async function subagentStartCpu(client: AgentClient, floor: Floor): Promise<void> {
+  // Each figure is (run with N children - run with 1) / (N - 1): the parent's own cost cancels out.
+  const cadreOne = await measureCpu(() => cadreFanout(client, 1, 0));
+  const cadreMany = await measureCpu(() => cadreFanout(client, subagentStarts, 0));
+  const floorOne = await measureCpu(() => floorFanout(floor, 1, 0));
+  const floorMany = await measureCpu(() => floorFanout(floor, subagentStarts, 0));
+  const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
+    worker: (many.worker - one.worker) / (subagentStarts - 1),
+    server: (many.server - one.server) / (subagentStarts - 1),
+  });
+  const cadre = per(cadreMany, cadreOne);
+  const bare = per(floorMany, floorOne);
+  report({
+    bench: 'floor',
+    measure: 'cpu-per-subagent-start-ms',
+    children: subagentStarts,
+    cadre: round(cadre.worker + cadre.server),
+    floor: round(bare.worker + bare.server),
+    ratio: ratio(cadre.worker + cadre.server, bare.worker + bare.server),
+    cadreWorkerServer: [round(cadre.worker), round(cadre.server)],
+    floorWorkerServer: [round(bare.worker), round(bare.server)],
+    workerRatio: ratio(cadre.worker, bare.worker),
+    serverRatio: ratio(cadre.server, bare.server),
+    target: 'ratio <= 1.3',
+  });
+}
+
+async function approvals(client: AgentClient, floor: Floor): Promise<void> {
+  const count = burst + oneAtATime;
+  const ids = Array.from({ length: count }, (_, index) => `approval-run-${index}`);
+  const handles: AgentHandle[] = [];
+  for (let index = 0; index < count; index += 50) {
+    const batch = ids.slice(index, index + 50).map((id) => client.start('floor-approver', { prompt: id }));
+    handles.push(...(await Promise.all(batch)));
+  }
+  const floorHandles = await Promise.all(
+    ids.map((id) =>
+      floor.temporal.workflow.start(floorApprovalWorkflow, {
+        taskQueue: floor.taskQueue,
+        workflowId: floorId('approval'),
+        args: [id],
+      }),
+    ),
+  );
+  await waitUntil(async () =>
+    (await Promise.all(handles.map((handle) => handle.status()))).every((status) => status.pendingApprovals === 1),
+  );
+
+  const cadreApprove = async (index: number) => {
+    const approvedAt = Date.now();
+    await (handles[index] as AgentHandle).approve('approval-1-1', { by: 'bench' });
+    await waitUntil(() => toolStarts.has(ids[index] as string));
+    return (toolStarts.get(ids[index] as string) as number) - approvedAt;
+  };
+  const floorApprove = async (index: number) => {
+    const approvedAt = Date.now();
+    await floorHandles[index]?.executeUpdate(floorApproveUpdate);
+    await waitUntil(() => floorToolStarts.has(ids[index] as string));
+    return (floorToolStarts.get(ids[index] as string) as number) - approvedAt;
+  };
+  const single = { cadre: [] as number[], floor: [] as number[] };
+  for (let index = 0; index < oneAtATime; index++) {
+    single.cadre.push(await cadreApprove(index));
+    single.floor.push(await floorApprove(index));
+  }
+  const rest = Array.from({ length: burst }, (_, offset) => oneAtATime + offset);
+  const cadreBurst = await Promise.all(rest.map(cadreApprove));
+  // The floor's burst starts on a quiet server: every Cadre run has finished its last step.
+  await Promise.all(handles.map((handle) => handle.result()));
+  const floorBurst = await Promise.all(rest.map(floorApprove));
+  for (const [measure, cadre, bare, target] of [
+    ['approve-to-tool-start-burst-p99-ms', percentile(cadreBurst, 99), percentile(floorBurst, 99), 'ratio <= 1.3'],
+    ['approve-to-tool-start-burst-p50-ms', percentile(cadreBurst, 50), percentile(floorBurst, 50), 'none'],
+    ['approve-to-tool-start-one-at-a-time-p50-ms', percentile(single.cadre, 50), percentile(single.floor, 50), 'none'],
+  ] as const) {
+    report({
+      bench: 'floor',
+      measure,
+      approvals: measure.includes('burst') ? burst : oneAtATime,
+      cadre,
+      floor: bare,
+      ratio: ratio(cadre, bare),
+      target,
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { condition, defineUpdate, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { FloorActivities } from './floor-activities';
+
+const { floorModel, floorTool } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
+
+/** Approves the one call a floor approval workflow waits for. */
+export const floorApproveUpdate = defineUpdate<void>('floorApprove');
+
+/** The floor of a model step: an activity for the model and one for the tool, `steps` times. */
+export async function floorStepsWorkflow(steps: number): Promise<void> {
+  for (let step = 0; step < steps; step++) {
+    await floorModel(0);
+    await floorTool('step');
+  }
+}
+
+/** The floor of subagents: a model activity, `children` child workflows at once, a model activity. */
+export async function floorFanoutWorkflow(children: number, childLatencyMs: number): Promise<void> {
+  await floorModel(0);
+  await Promise.all(
+    Array.from({ length: children }, () => executeChild(floorChildWorkflow, { args: [childLatencyMs] })),
+  );
+  await floorModel(0);
+}
+
+/** A child of the floor fanout: one model activity of the given latency. */
+export async function floorChildWorkflow(latencyMs: number): Promise<void> {
+  await floorModel(latencyMs);
+}
+
+/** The floor of an approval: wait for an update, then run the tool activity. */
+export async function floorApprovalWorkflow(id: string): Promise<void> {
+  let approved = false;
+  setHandler(floorApproveUpdate, () => {
+    approved = true;
+  });
+  await condition(() => approved);
+  await floorTool(id);
+}

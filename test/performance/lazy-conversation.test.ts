@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import type { Client } from '@temporalio/client';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { ConversationIo } from '../../src/activities/conversation-io';
+import { createActivities } from '../../src/activities/create-activities';
+import { TranscriptCache } from '../../src/activities/transcript-cache';
+import type { RunToolArgs, RunToolResult } from '../../src/activities/types';
+import type { DescribedAgentSpec } from '../../src/agents/agent-spec-table';
+import { AgentRegistry } from '../../src/agents/agent-registry';
+import { defineAgent } from '../../src/agents/define-agent';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { toolOutputKey } from '../../src/protocol/pending-message';
+import { SqliteConversationStore } from '../../src/store';
+import { childSpecFrom } from '../../src/workflows/child-spec';
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-lazy-'));
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+const runs = { plain: 0, reader: 0 };
+let seen: unknown[] = [];
+const agent = defineAgent({
+  name: 'lazy',
+  model: 'demo:scripted',
+  tools: {
+    plain: tool({
+      description: 'Needs only its input.',
+      inputSchema: z.object({}),
+      execute: async () => {
+        runs.plain += 1;
+        return 'plain';
+      },
+    }),
+    reader: tool({
+      description: 'Reads the conversation.',
+      inputSchema: z.object({}),
+      execute: async (_input, { messages }) => {
+        runs.reader += 1;
+        seen = messages;
+        return `read ${messages.length}`;
+      },
+    }),
+    sneaky: tool({
+      description: 'Reaches options without declaring them.',
+      inputSchema: z.object({}),
+      execute: async (...args: unknown[]) => (args[1] as { messages: unknown[] }).messages.length,
+    }),
+  },
+  subagents: { helper: { agent: 'lazy-helper', description: 'Helps.', toolFilter: ['only'], model: 'demo:other' } },
+});
+const helper = defineAgent({ name: 'lazy-helper', model: 'demo:scripted', tools: {} });
+
+describe('conversation reads of tools', () => {
+  let store: SqliteConversationStore;
+  let conversations: ConversationIo;
+  let activities: ReturnType<typeof createActivities>;
+  let registry: AgentRegistry;
+  const conversation = { id: 'lazy-1@run', workflowId: 'lazy-1' };
+  const environment = new MockActivityEnvironment();
+  const call = (toolName: string): RunToolArgs => ({
+    agent: 'lazy',
+    workflowId: conversation.workflowId,
+    runId: '',
+    conversation,
+    promptLength: 1,
+    toolCallId: `${toolName}-call`,
+    toolName,
+    input: {},
+  });
+
+  beforeAll(async () => {
+    store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
+    const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
+    registry = new AgentRegistry([agent, helper], models);
+    conversations = new ConversationIo(store, 0);
+    activities = createActivities({
+      agents: registry,
+      models,
+      conversations,
+      // Runs on the store never query their workflow.
+      transcripts: new TranscriptCache(undefined as unknown as Client),
+    });
+    await conversations.applyWrites({ conversation, writes: { from: 0, messages: [{ role: 'user', content: 'hi' }] } });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it('does not read the conversation for a tool whose execute declares no options', async () => {
+    const reads = conversations.stats.reads;
+    await environment.run(activities.runTool, call('plain'));
+    expect(conversations.stats.reads).toBe(reads);
+    expect(runs.plain).toBe(1);
+  });
+
+  it('fails the attempt when the read fails, so Temporal retries it, and the tool then runs once', async () => {
+    const read = jest.spyOn(store, 'readMessages').mockRejectedValueOnce(new Error('connection reset by the store'));
+    await expect(environment.run(activities.runTool, call('reader'))).rejects.toThrow('connection reset by the store');
+    expect(runs.reader).toBe(0);
+    const retried: RunToolResult = await environment.run(activities.runTool, call('reader'));
+    expect(retried.stored).toMatchObject({ preview: 'read 1' });
+    expect(runs.reader).toBe(1);
+    expect(seen).toEqual([{ role: 'user', content: 'hi' }]);
+    read.mockRestore();
+  });
+
+  it('tells a tool that reaches messages without declaring options how to declare them', async () => {
+    const result: RunToolResult = await environment.run(activities.runTool, call('sneaky'));
+    const output = (await store.getRecord(conversation.id, toolOutputKey('sneaky-call'))) as
+      { output: unknown } | undefined;
+    expect(result.stored?.outputType).toBe('error-text');
+    expect(JSON.stringify(output)).toContain('declares no options parameter');
+  });
+
+  it('gives a child the spec describeAgent would give it, from its parent', async () => {
+    const parent: DescribedAgentSpec = await environment.run(activities.describeAgent, { agent: 'lazy' });
+    const overrides = { toolFilter: ['only'], modelRoute: 'demo:other', persona: 'terse' };
+    const described: DescribedAgentSpec = await environment.run(activities.describeAgent, {
+      agent: 'lazy-helper',
+      overrides,
+    });
+    expect(childSpecFrom(parent, 'lazy-helper', overrides)).toEqual({ ...described, agentSpecs: parent.agentSpecs });
+    expect(childSpecFrom(parent, 'unknown-agent')).toBeUndefined();
+  });
+});
