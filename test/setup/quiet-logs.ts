@@ -1,9 +1,10 @@
 import { Runtime } from '@temporalio/worker';
-import { testRuntimeOptions } from '../../src/testing/test-logger';
+import { TestLogger } from '../../src/testing/test-logger';
 
-// Worker lifecycle lines drown test output; warnings and errors still show (without the test
-// server's misleading version warning and the per-agent workers' no-workflows notice).
-Runtime.install(testRuntimeOptions('WARN'));
+// Worker lifecycle lines drown test output; warnings and errors still show (without the
+// per-agent workers' no-workflows notice). Core logs are not forwarded: forwarding keeps a
+// runtime that never had a connection alive, and jest would not exit.
+Runtime.install({ logger: new TestLogger('WARN') });
 
 // node:sqlite warns once per process that it is experimental; every other warning still shows.
 const emitWarning = process.emitWarning.bind(process);
