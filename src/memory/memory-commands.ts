@@ -119,11 +119,13 @@ async function replace(
   newText: string,
   limits: MemoryLimits,
 ): Promise<string> {
-  const checked = checkMemoryPath(raw);
-  if ('error' in checked) return checked.error;
-  const path = checked.path;
-  const content = await files.read(path);
-  if (content === undefined) return `Error: The path ${path} does not exist. Please provide a valid path.`;
+  const file = await existingFile(
+    files,
+    raw,
+    (path) => `Error: The path ${path} does not exist. Please provide a valid path.`,
+  );
+  if ('error' in file) return file.error;
+  const { path, content } = file;
   if (typeof oldText !== 'string' || oldText.length === 0 || typeof newText !== 'string') {
     return 'Error: `old_str` must be a non-empty string and `new_str` a string.';
   }
@@ -155,11 +157,9 @@ async function insert(
   text: string,
   limits: MemoryLimits,
 ): Promise<string> {
-  const checked = checkMemoryPath(raw);
-  if ('error' in checked) return checked.error;
-  const path = checked.path;
-  const content = await files.read(path);
-  if (content === undefined) return `Error: The path ${path} does not exist`;
+  const file = await existingFile(files, raw, (path) => `Error: The path ${path} does not exist`);
+  if ('error' in file) return file.error;
+  const { path, content } = file;
   const lines = linesOf(content);
   if (!Number.isInteger(line) || line < 0 || line > lines.length) {
     return `Error: Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${lines.length}]`;
@@ -215,6 +215,18 @@ async function rename(files: MemoryFilesView, rawOld: string, rawNew: string): P
     await files.remove(file.path);
   }
   return `Successfully renamed ${from.path} to ${to.path}`;
+}
+
+/** A file's normalised path and content, or the error text: a refused path, or `missing` when no file is there. */
+async function existingFile(
+  files: MemoryFilesView,
+  raw: string,
+  missing: (path: string) => string,
+): Promise<{ path: string; content: string } | { error: string }> {
+  const checked = checkMemoryPath(raw);
+  if ('error' in checked) return checked;
+  const content = await files.read(checked.path);
+  return content === undefined ? { error: missing(checked.path) } : { path: checked.path, content };
 }
 
 /** The files under a directory path, or undefined when no file is under it (the root always exists). */
