@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -31,36 +32,52 @@ export async function buildChatPage(options: { outDir?: string } = {}): Promise<
   const stamp = join(outDir, '.sources-hash');
   const hash = await hashSources(source);
   if (existsSync(join(outDir, 'index.html')) && (await readFile(stamp, 'utf8').catch(() => '')) === hash) return outDir;
-  let vite: { build(config: Record<string, unknown>): Promise<unknown> };
-  try {
-    // Loaded by name at run time: vite is a devDependency, needed only where the page is built.
-    const specifier = 'vite';
-    vite = (await import(specifier)) as typeof vite;
-  } catch (error) {
-    throw new Error(
-      `Building the chat page needs vite (a devDependency of Cadre): run npm install. (${(error as Error).message})`,
-    );
-  }
-  await vite.build({
-    root: source,
-    configFile: false,
-    logLevel: 'warn',
-    base: './',
-    mode: 'production',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      reportCompressedSize: false,
-      rollupOptions: {
-        // swr (under @ai-sdk/react) marks its modules 'use client', which means nothing in a plain page.
-        onwarn(warning: { code?: string }, warn: (warning: unknown) => void) {
-          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
-        },
-      },
-    },
-  });
+  await runViteBuild(source, outDir);
   await writeFile(stamp, hash);
   return outDir;
+}
+
+/**
+ * Runs Vite's build in its own Node process: Vite and its bundler check their plugin objects'
+ * types, which fails inside a test runner's module sandbox. Vite is a devDependency, needed only
+ * where the page is built.
+ */
+async function runViteBuild(source: string, outDir: string): Promise<void> {
+  const script = `
+    let vite;
+    try { vite = await import('vite'); } catch (error) {
+      console.error('Building the chat page needs vite (a devDependency of Cadre): run npm install. (' + error.message + ')');
+      process.exit(2);
+    }
+    await vite.build({
+      root: ${JSON.stringify(source)},
+      configFile: false,
+      logLevel: 'warn',
+      base: './',
+      mode: 'production',
+      build: {
+        outDir: ${JSON.stringify(outDir)},
+        emptyOutDir: true,
+        reportCompressedSize: false,
+        rollupOptions: {
+          // swr (under @ai-sdk/react) marks its modules 'use client', which means nothing in a plain page.
+          onwarn(warning, warn) { if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning); },
+        },
+      },
+    });`;
+  const output = await new Promise<{ code: number | null; text: string }>((done, fail) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: source,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, text }));
+  });
+  if (output.code !== 0) throw new Error(`Building the chat page failed: ${output.text.trim().slice(-2000)}`);
 }
 
 async function hashSources(source: string): Promise<string> {
