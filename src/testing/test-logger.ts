@@ -1,4 +1,5 @@
-import { DefaultLogger, type LogLevel, type LogMetadata, Runtime, type RuntimeOptions } from '@temporalio/worker';
+import { type LogLevel, Runtime, type RuntimeOptions } from '@temporalio/worker';
+import { expectedWorkerNotices, NoticeFilteringLogger } from '../worker/worker-logger';
 
 /**
  * Warnings that say nothing about a Cadre test. The Temporal core warns on every worker start that
@@ -7,21 +8,16 @@ import { DefaultLogger, type LogLevel, type LogMetadata, Runtime, type RuntimeOp
  * sets other capabilities but never that one, whatever its version. Cadre's per-agent activity
  * workers poll no workflows by design.
  */
-const misleadingWarnings = ['Temporal Server 1.16.0 or newer is required', 'No workflows registered, not polling'];
+const misleadingWarnings = ['Temporal Server 1.16.0 or newer is required', ...expectedWorkerNotices];
 
 /**
  * A Temporal logger for tests: prints `level` and above (default warnings and errors) to stderr,
  * and drops the core's misleading server-version warning about the time-skipping test server and
  * the notice that Cadre's per-agent activity workers poll no workflows.
  */
-export class TestLogger extends DefaultLogger {
+export class TestLogger extends NoticeFilteringLogger {
   constructor(level: LogLevel = 'WARN') {
-    super(level);
-  }
-
-  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    if (misleadingWarnings.some((warning) => message.startsWith(warning))) return;
-    super.log(level, message, meta);
+    super(level, misleadingWarnings);
   }
 }
 

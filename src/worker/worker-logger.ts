@@ -1,7 +1,22 @@
-import { DefaultLogger, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, type LogLevel, type LogMetadata } from '@temporalio/worker';
 
 /** What every per-agent activity worker says at start, by design: it runs no workflows. */
-const expectedNotices = ['No workflows registered, not polling for workflow tasks'];
+export const expectedWorkerNotices: readonly string[] = ['No workflows registered, not polling'];
+
+/** Temporal's default logger without the lines that start with one of `dropped`. */
+export class NoticeFilteringLogger extends DefaultLogger {
+  constructor(
+    level: LogLevel = 'INFO',
+    private readonly dropped: readonly string[] = expectedWorkerNotices,
+  ) {
+    super(level);
+  }
+
+  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    if (this.dropped.some((notice) => message.startsWith(notice))) return;
+    super.log(level, message, meta);
+  }
+}
 
 /**
  * Temporal's default logger at `level`, without the notice that each agent's activity-only
@@ -9,9 +24,5 @@ const expectedNotices = ['No workflows registered, not polling for workflow task
  * `Runtime.install({ logger: workerLogger('WARN') })`.
  */
 export function workerLogger(level: LogLevel = 'INFO'): DefaultLogger {
-  const plain = new DefaultLogger(level);
-  return new DefaultLogger(level, (entry) => {
-    if (expectedNotices.includes(entry.message)) return;
-    plain.log(entry.level, entry.message, entry.meta);
-  });
+  return new NoticeFilteringLogger(level);
 }

@@ -1,37 +1,16 @@
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { slowStreamingModel } from '../helpers/slow-model';
 
 const words = 'Heartbeats carry the text.'.split(' ');
 let finished = false;
 
 /** A model that pauses 1.5 s after each word, like a slow provider: periodic heartbeats fall between its deltas. */
-const slowModel = new MockLanguageModelV4({
-  doStream: async () => ({
-    stream: new ReadableStream<LanguageModelV4StreamPart>({
-      async start(controller) {
-        controller.enqueue({ type: 'stream-start', warnings: [] });
-        controller.enqueue({ type: 'text-start', id: 't' });
-        for (const word of words) {
-          controller.enqueue({ type: 'text-delta', id: 't', delta: `${word} ` });
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
-        }
-        controller.enqueue({ type: 'text-end', id: 't' });
-        controller.enqueue({
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: undefined },
-          usage: {
-            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-            outputTokens: { total: words.length, text: words.length, reasoning: 0 },
-          },
-        });
-        finished = true;
-        controller.close();
-      },
-    }),
-  }),
-});
+const slowModel = slowStreamingModel(
+  words.map((word) => `${word} `),
+  1_500,
+  () => (finished = true),
+);
 
 describe('heartbeats of a streaming model step', () => {
   let env: AgentTestEnv;

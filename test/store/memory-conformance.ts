@@ -89,16 +89,19 @@ export function describeMemoryStore(name: string, open: () => Promise<Conversati
       expect(
         await memory({ command: 'rename', old_path: '/memories/prefs.md', new_path: '/memories/people/ada.md' }, user),
       ).toBe('Successfully renamed /memories/prefs.md to /memories/people/ada.md');
-      await memory({ command: 'create', path: '/memories/todo.md', file_text: 'call Bob' }, user);
+      await memory({ command: 'create', path: '/memories/errands.md', file_text: 'call Bob' }, user);
       expect(
-        await memory({ command: 'rename', old_path: '/memories/todo.md', new_path: '/memories/people/ada.md' }, user),
+        await memory(
+          { command: 'rename', old_path: '/memories/errands.md', new_path: '/memories/people/ada.md' },
+          user,
+        ),
       ).toBe('Error: The destination /memories/people/ada.md already exists');
       expect(await memory({ command: 'rename', old_path: '/memories/gone.md', new_path: '/memories/x.md' }, user)).toBe(
         'Error: The path /memories/gone.md does not exist',
       );
       expect(await memory({ command: 'view', path: '/memories' }, user)).toBe(
         "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n" +
-          '46\t/memories\n38\t/memories/people\n38\t/memories/people/ada.md\n8\t/memories/todo.md',
+          '46\t/memories\n38\t/memories/people\n38\t/memories/people/ada.md\n8\t/memories/errands.md',
       );
       expect(await memory({ command: 'view', path: '/memories/nothing' }, user)).toBe(
         'The path /memories/nothing does not exist. Please provide a valid path.',
@@ -109,7 +112,7 @@ export function describeMemoryStore(name: string, open: () => Promise<Conversati
       expect(await memory({ command: 'delete', path: '/memories/people' }, user)).toBe(
         'Error: The path /memories/people does not exist',
       );
-      expect((await store.memory.list(`user:${user}`)).map((file) => file.path)).toEqual(['/memories/todo.md']);
+      expect((await store.memory.list(`user:${user}`)).map((file) => file.path)).toEqual(['/memories/errands.md']);
     });
 
     it('refuses paths that leave /memories, with an error result the model can act on', async () => {

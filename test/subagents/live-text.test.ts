@@ -1,38 +1,14 @@
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { slowStreamingModel } from '../helpers/slow-model';
 import { Printer } from '../../src/cli/printer';
 import { followRun } from '../../src/cli/run-follower';
 
 const words = ['Durable ', 'agents ', 'keep ', 'their ', 'work ', 'across ', 'crashes ', 'and ', 'deploys.'];
 
 /** A model that streams one word every 400 ms, like a slow provider. */
-const slowModel = new MockLanguageModelV4({
-  doStream: async () => ({
-    stream: new ReadableStream<LanguageModelV4StreamPart>({
-      async start(controller) {
-        controller.enqueue({ type: 'stream-start', warnings: [] });
-        controller.enqueue({ type: 'text-start', id: 't' });
-        for (const delta of words) {
-          controller.enqueue({ type: 'text-delta', id: 't', delta });
-          await new Promise((resolve) => setTimeout(resolve, 400));
-        }
-        controller.enqueue({ type: 'text-end', id: 't' });
-        controller.enqueue({
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: undefined },
-          usage: {
-            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-            outputTokens: { total: 9, text: 9, reasoning: 0 },
-          },
-        });
-        controller.close();
-      },
-    }),
-  }),
-});
+const slowModel = slowStreamingModel(words, 400);
 
 describe('live text', () => {
   let env: AgentTestEnv;
