@@ -7,7 +7,7 @@ import { buildChatPage } from '../../src/chat/page-build';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
-import { chatAgents, chatSecret, executions, greeting } from './fixtures';
+import { archiveGate, chatAgents, chatSecret, executions, greeting } from './fixtures';
 
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
 
@@ -149,10 +149,12 @@ describe('chat page in a browser', () => {
 
   it('shows a Researching… placeholder with the subagent progress, then its summary', async () => {
     await openChat('chat-research');
+    archiveGate.hold();
     await send('research temporal');
     await page.getByTestId('researching').waitFor();
     await page.getByTestId('subagent-tool').filter({ hasText: '— running' }).waitFor();
     await page.screenshot({ path: join(screenshotDir, 'research-placeholder.png') });
+    archiveGate.release();
     await page.getByTestId('subagent-summary').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('subagent-summary').textContent()).toBe(
       'SUMMARY ONLY: Findings: Temporal began as Uber Cadence',

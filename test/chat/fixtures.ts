@@ -105,6 +105,19 @@ export const chatFiles = defineAgent({
   }),
 });
 
+/**
+ * Holds `search_archive` until a test has seen it running (open unless a test holds it), so a page
+ * can observe the child's progress however slow the machine is.
+ */
+export const archiveGate = {
+  opened: Promise.resolve(),
+  release: () => {},
+  /** Makes the next searches wait until `release()`. */
+  hold(): void {
+    this.opened = new Promise<void>((resolve) => (this.release = resolve));
+  },
+};
+
 /** Searches a tiny archive, slowly enough for a page to see it work, then summarises. */
 export const chatArchivist = defineAgent({
   name: 'chat-archivist',
@@ -115,6 +128,7 @@ export const chatArchivist = defineAgent({
       inputSchema: z.object({ query: z.string() }),
       execute: async ({ query }) => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
+        await archiveGate.opened;
         return `Temporal began as Cadence (${query}).`;
       },
     }),
