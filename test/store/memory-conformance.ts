@@ -101,7 +101,7 @@ export function describeMemoryStore(name: string, open: () => Promise<Conversati
       );
       expect(await memory({ command: 'view', path: '/memories' }, user)).toBe(
         "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n" +
-          '46\t/memories\n38\t/memories/people\n38\t/memories/people/ada.md\n8\t/memories/errands.md',
+          '46\t/memories\n8\t/memories/errands.md\n38\t/memories/people\n38\t/memories/people/ada.md',
       );
       expect(await memory({ command: 'view', path: '/memories/nothing' }, user)).toBe(
         'The path /memories/nothing does not exist. Please provide a valid path.',
