@@ -24,6 +24,9 @@ const fanout = 16;
 const subagentStarts = Number(process.env.CADRE_BENCH_SUBAGENTS ?? 32);
 const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
 const oneAtATime = 20;
+/** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`); all by default. */
+const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
+const measured = (measure: string) => !measures || measures.includes(measure);
 
 /** When each Cadre tool call started, by the id in its input. */
 const toolStarts = new Map<string, number>();
@@ -192,10 +195,10 @@ export async function floorBench(): Promise<void> {
         const temporal = client.client;
         const floor = { temporal, taskQueue };
         await warmUp(client, floor);
-        await stepCpu(client, floor);
-        await subagentFanout(client, floor);
-        await subagentStartCpu(client, floor);
-        await approvals(client, floor);
+        if (measured('steps')) await stepCpu(client, floor);
+        if (measured('fanout')) await subagentFanout(client, floor);
+        if (measured('starts')) await subagentStartCpu(client, floor);
+        if (measured('approvals')) await approvals(client, floor);
       });
     } finally {
       await connection.close();

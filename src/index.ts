@@ -19,6 +19,7 @@ export type {
   AgentCallSettings,
   AgentOverrides,
   AnyAgentDefinition,
+  InferAgentCallOptions,
   InferAgentOutput,
   PrepareCallArgs,
   RuntimeContext,
@@ -51,10 +52,27 @@ export type {
   ApprovalsReport,
 } from './protocol/approval-types';
 export type { ChildRun } from './protocol/state-snapshot';
+export type { AwaitedToolCall, ToolResultSubmission } from './protocol/client-tool-types';
+export { toolResultRefusals } from './protocol/client-tool-types';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './client/tree-stream';
-export type { AgentClientOptions, AgentReference, OutputOfAgent, StartAgentOptions } from './client/agent-client';
+export type {
+  AgentClientOptions,
+  AgentReference,
+  CallOptionsOfAgent,
+  OutputOfAgent,
+  StartAgentOptions,
+} from './client/agent-client';
 export type { AgentPrompt } from './client/prompt-input';
 export type { PromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './activities/types';
+export type { ContextWindowSettings } from './agents/context-window-settings';
+export {
+  estimateTokens,
+  summaryPrefix,
+  droppedMessagesNote,
+  type ContextCompaction,
+  type ContextWindowStrategy,
+} from './protocol/context-window';
+export type { TranscriptOptions, TranscriptView } from './client/model-view';
 export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';

@@ -36,7 +36,7 @@ export interface ModelCallRequest {
   messages: ModelMessage[];
   tools: ToolSet;
   /** Only these tools are offered for the call (the AI SDK's `activeTools`). */
-  activeTools?: string[];
+  activeTools?: readonly string[];
   toolChoice?: unknown;
   /** The response format of the agent's structured output. */
   output?: OutputInterface;

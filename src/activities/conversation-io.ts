@@ -5,7 +5,10 @@ import { outputText, previewValue } from '../protocol/text-preview';
 import type { ConversationRef, ConversationStore } from '../store/conversation-store';
 import { StoreConsistencyError, StoreUnavailableError } from '../store/store-errors';
 import type { AgentEvent } from '../protocol/agent-events';
+import { type RunEndRequest, runEndEvents } from '../protocol/run-end';
+import type { ContextCompaction } from '../protocol/context-window';
 import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
+import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
 
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
@@ -42,6 +45,7 @@ export class ConversationIo {
         await this.ensure(conversation);
         const messages = await Promise.all(writes.messages.map((message) => this.resolve(conversation, message)));
         await this.store.appendMessages(conversation.id, writes.from, messages);
+        this.cacheWritten(conversation.id, writes.from, messages);
       }
       if (events && events.length > 0) {
         const whole = await Promise.all(events.map((event) => this.wholeEvent(conversation, event)));
@@ -91,6 +95,36 @@ export class ConversationIo {
     return await this.retrying(async () => (await this.store.putRecord(conversation.id, key, value)) as T);
   }
 
+  /** The latest context compaction that ends at or before message `atMost`, or undefined. */
+  async readCompaction(conversation: ConversationRef, atMost: number): Promise<ContextCompaction | undefined> {
+    return await this.retrying(() => this.store.readCompaction(conversation.id, atMost));
+  }
+
+  /** Records a context compaction once per end index and returns the one stored first. */
+  async putCompaction(conversation: ConversationRef, compaction: ContextCompaction): Promise<ContextCompaction> {
+    return await this.retrying(() => this.store.putCompaction(conversation.id, compaction));
+  }
+
+  /**
+   * Writes a run's end after its last model step: the assistant message at index `from`, then the
+   * closing events. Idempotent like every write here, so a retried step leaves one copy.
+   */
+  async writeRunEnd(
+    conversation: ConversationRef,
+    request: RunEndRequest,
+    end: { from: number; assistant: ModelMessage; step: number; text: string },
+  ): Promise<void> {
+    const at = new Date().toISOString();
+    const events: AgentEvent[] = runEndEvents(end.step, end.text).map((body, offset) => ({
+      ...body,
+      seq: request.nextEvent + offset,
+      at,
+      workflowId: conversation.workflowId,
+      depth: request.depth,
+    }));
+    await this.applyWrites({ conversation, writes: { from: end.from, messages: [end.assistant] }, events });
+  }
+
   /** Runs `operation`, retrying while the store is unreachable, up to a minute; then fails the attempt with the store's message. */
   private async retrying<T>(operation: () => Promise<T>): Promise<T> {
     const startedAt = Date.now();
@@ -124,6 +158,22 @@ export class ConversationIo {
     this.ensured.add(conversation.id);
   }
 
+  /**
+   * Extends the cached prefix with messages just written right after it, so the step that wrote
+   * them does not read them back. Kept as the store returns them (JSON), like every cached message.
+   */
+  private cacheWritten(id: string, from: number, messages: ModelMessage[]): void {
+    const entry = this.cache.get(id) ?? (from === 0 ? { messages: [], bytes: 0 } : undefined);
+    if (!entry || entry.messages.length !== from) return;
+    for (const message of messages) {
+      const json = JSON.stringify(message);
+      entry.messages.push(JSON.parse(json) as ModelMessage);
+      entry.bytes += json.length;
+      this.cachedBytes += json.length;
+    }
+    this.remember(id, entry);
+  }
+
   private remember(id: string, entry: { messages: ModelMessage[]; bytes: number }): void {
     this.cache.delete(id);
     this.cache.set(id, entry);
@@ -135,6 +185,8 @@ export class ConversationIo {
   }
 
   private async resolve(conversation: ConversationRef, message: PendingMessage): Promise<ModelMessage> {
+    // Large image and file parts a client wrote to the store: the conversation keeps them whole.
+    if (hasStoredParts(message)) return await withStoredParts(message, this.store);
     if (message.role === 'stored') {
       const step = await this.store.getRecord(conversation.id, message.key);
       if (!step) throw this.missing(conversation, message.key);

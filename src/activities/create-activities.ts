@@ -4,9 +4,11 @@ import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { CadreError } from '../errors';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
+import { createCompactContext } from './compact-context';
 import { createRunTool } from './run-tool';
 import { createVerifyApproval } from './verify-approval';
-import { validateCallOptions } from './call-settings';
+import { createAcceptToolResult } from './accept-tool-result';
+import { resolveCallSettings, validateCallOptions } from './call-settings';
 import type {
   AgentActivities,
   CommitConversationArgs,
@@ -18,11 +20,17 @@ import type {
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({ agent, callOptions, overrides }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
+    async describeAgent({ agent, callOptions, runtimeContext, overrides }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
       try {
-        await validateCallOptions(deps.agents.get(agent), callOptions);
+        const definition = deps.agents.get(agent);
+        await validateCallOptions(definition, callOptions);
+        // What prepareCall chose that the workflow needs (model route, tool names, step cap) is recorded in the spec.
+        const prepared =
+          typeof definition.prepareCall === 'function'
+            ? (await resolveCallSettings(definition, { callOptions, runtimeContext })).agent
+            : undefined;
         const spec = {
-          ...deps.agents.spec(agent, overrides),
+          ...deps.agents.spec(agent, overrides, prepared),
           searchAttributes: deps.searchAttributes === true,
           signsApprovals: deps.signer !== undefined,
         };
@@ -34,8 +42,10 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
       }
     },
     runModelStep: createRunModelStep(deps),
+    compactContext: createCompactContext(deps),
     runTool: createRunTool(deps),
     verifyApproval: createVerifyApproval(deps),
+    acceptToolResult: createAcceptToolResult(deps),
     async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<MapSubagentOutputResult> {
       const map = deps.agents.get(agent).subagents?.[toolName]?.toModelOutput;
       const output = map ? await map(result) : result.text;
@@ -64,6 +74,8 @@ async function reachableSpecs(deps: ActivityDependencies, root: string): Promise
       seen.add(agent);
       queue.push(agent);
       try {
+        // An agent with prepareCall describes itself: its spec depends on the child's own request.
+        if (typeof deps.agents.get(agent).prepareCall === 'function') continue;
         await validateCallOptions(deps.agents.get(agent), undefined);
         specs[agent] = { ...deps.agents.spec(agent), searchAttributes: deps.searchAttributes === true };
       } catch {

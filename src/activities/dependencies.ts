@@ -2,6 +2,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { ModelRegistry } from '../agents/model-registry';
 import type { ApprovalSigner } from './approval-signer';
 import type { ConversationIo } from './conversation-io';
+import type { McpClients } from './mcp-clients';
 import type { TranscriptCache } from './transcript-cache';
 
 /** What the activities close over: the worker's registries, the conversation store, and the transcript cache of runs from before it. */
@@ -14,4 +15,6 @@ export interface ActivityDependencies {
   signer?: ApprovalSigner;
   /** True when the namespace has Cadre's search attributes registered (specs tell the workflow). */
   searchAttributes?: boolean;
+  /** The worker's MCP connections; absent, an agent with `mcpServers` fails its steps with an error saying so. */
+  mcp?: McpClients;
 }

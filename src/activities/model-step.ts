@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ToolResultPart } from 'ai';
+import type { LanguageModel, ToolResultPart } from 'ai';
 import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
@@ -7,8 +7,10 @@ import { callsOf } from '../protocol/step-calls';
 import { callModel, type ModelCallOutcome, type StreamingProgress } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
+import { resolveStoredParts } from './stored-prompt-parts';
 import type { ActivityDependencies } from './dependencies';
-import { modelTools } from './model-tools';
+import { markClientSideCalls, modelTools } from './model-tools';
+import { mcpToolsOf } from './mcp-clients';
 import { activationView, stepOf } from './activation-steps';
 import {
   composeInstructions,
@@ -19,6 +21,8 @@ import {
   stopConditionMet,
 } from './step-settings';
 import { keepHeartbeating } from './heartbeat';
+import { fitContext } from './context-fit';
+import type { CompactContextRequest, StepContext } from '../protocol/context-window';
 import { toModelStepFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-memories';
@@ -37,22 +41,30 @@ export function createRunModelStep(deps: ActivityDependencies) {
     const stopHeartbeat = keepHeartbeating(context, (): StreamingProgress => ({ ...progress }));
     const { conversation } = args;
     try {
-      const agent = deps.agents.get(args.agent);
-      const model = deps.models.resolve(args.modelRoute);
+      const definition = deps.agents.get(args.agent);
       await deps.conversations.applyWrites(args);
       const stepKey = modelStepKey(args.step, args.transcriptLength);
       if (conversation) {
         const recorded = await deps.conversations.get<RunModelStepResult>(conversation, stepKey);
-        if (recorded) return withoutAssistant(recorded, stepKey);
+        if (recorded) return await summaryOf(deps, args, recorded, stepKey);
       }
       const messages = conversation
         ? await deps.conversations.read(conversation, args.transcriptLength)
-        : await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength);
-      const settings = await resolveCallSettings(agent, args);
-      const tools = modelTools(agent, args.overrides?.toolFilter);
+        : // A run kept in memory holds references to large prompt parts; the store has their data.
+          await resolveStoredParts(
+            await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength),
+            deps.conversations.store,
+          );
+      const settings = await resolveCallSettings(definition, args);
+      // From here on the agent is as prepareCall left it for this run (the definition itself without one).
+      const agent = settings.agent;
+      const model = preparedModel(definition, agent, args) ?? deps.models.resolve(args.modelRoute);
+      // MCP servers are reached here, in the activity: a server that cannot be reached fails the step, which retries.
+      const mcpTools = await mcpToolsOf(deps.mcp, agent);
+      const tools = modelTools(agent, args.overrides?.toolFilter, mcpTools);
       const responseKey = modelResponseKey(args.step, args.transcriptLength);
       const reused = conversation
-        ? await deps.conversations.get<ModelCallOutcome>(conversation, responseKey)
+        ? await deps.conversations.get<RecordedCall>(conversation, responseKey)
         : undefined;
       const turn: TurnContext = {
         agent,
@@ -64,15 +76,19 @@ export function createRunModelStep(deps: ActivityDependencies) {
       };
       const runtimeContext = args.runtimeContext ?? {};
       const view = activationView(messages, args.activationStart ?? messages.length, runtimeContext);
-      let called = reused;
+      let called: RecordedCall | undefined = reused;
       if (!called) {
         const memories = await recallForTurn(turn, messages);
+        const sections = [args.overrides?.persona ?? '', ...backgroundGuidance(agent), memoriesSection(memories) ?? ''];
+        // Within the agent's contextWindow: the compacted view, or nothing called until the workflow compacts.
+        const fit = await fitContext(deps, agent, args, messages, composeInstructions(settings.instructions, sections));
+        if (fit.compact) return compactFirst(fit.compact);
         const plan = await planStep(
           agent,
           {
             model,
             instructions: settings.instructions,
-            messages,
+            messages: fit.messages,
             activeTools: agent.activeTools,
             toolChoice: agent.toolChoice,
           },
@@ -81,11 +97,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
         const outcome = await callModel(
           {
             model: plan.model,
-            instructions: composeInstructions(plan.instructions, [
-              args.overrides?.persona ?? '',
-              ...backgroundGuidance(agent),
-              memoriesSection(memories) ?? '',
-            ]),
+            instructions: composeInstructions(plan.instructions, sections),
             messages: plan.messages,
             tools,
             activeTools: plan.activeTools,
@@ -98,7 +110,11 @@ export function createRunModelStep(deps: ActivityDependencies) {
           },
           context,
         );
-        called = plan.prepared ? { ...outcome, prepared: plan.prepared } : outcome;
+        called = {
+          ...outcome,
+          ...(plan.prepared ? { prepared: plan.prepared } : {}),
+          ...(fit.context ? { context: fit.context } : {}),
+        };
       }
       const result = conversation && !reused ? await deps.conversations.put(conversation, responseKey, called) : called;
       const [assistant, toolMessage] = result.responseMessages;
@@ -109,13 +125,13 @@ export function createRunModelStep(deps: ActivityDependencies) {
         toolMessage?.role === 'tool'
           ? toolMessage.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
           : [];
-      const toolCalls = await judgeToolCalls(
+      const judged = await judgeToolCalls(
         result.toolCalls
           .filter((call) => !call.invalid)
           .map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
         {
           policy: settings.toolApproval,
-          tools: agent.tools ?? {},
+          tools: { ...agent.tools, ...mcpTools },
           messages,
           runtimeContext: args.runtimeContext ?? {},
           workflowId: args.workflowId,
@@ -124,6 +140,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
           signer: deps.signer,
         },
       );
+      const toolCalls = markClientSideCalls(agent, judged);
       const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
       const hasCalls = toolCalls.length > 0 || rejectedCalls.length > 0;
       const steps = [...view.steps, stepOf(assistant, view.steps.length, result.finishReason, usage, runtimeContext)];
@@ -141,6 +158,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
         ...(stopped ? { stopped: 'stop-condition' as const } : {}),
         ...(output !== undefined ? { output } : {}),
         ...(result.prepared ? { prepared: result.prepared } : {}),
+        ...(result.context ? { context: result.context } : {}),
       };
       const endsActivation =
         !hasCalls || stopped || (args.activationStep ?? 0) + 1 >= (args.activationStepLimit ?? Infinity);
@@ -151,7 +169,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
       const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
-      return withoutAssistant(recorded, stepKey);
+      return await summaryOf(deps, args, recorded, stepKey);
     } catch (error) {
       if (error instanceof ApplicationFailure) throw error;
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
@@ -163,6 +181,56 @@ export function createRunModelStep(deps: ActivityDependencies) {
       stopHeartbeat();
     }
   };
+}
+
+/**
+ * A model instance `prepareCall` returned, which the step uses as it is (a route it returned is the
+ * recorded `modelRoute`). A parent's model override wins over both.
+ */
+function preparedModel(
+  definition: AnyAgentDefinition,
+  prepared: AnyAgentDefinition,
+  args: RunModelStepArgs,
+): LanguageModel | undefined {
+  if (args.overrides?.modelRoute !== undefined || prepared.model === definition.model) return undefined;
+  return typeof prepared.model === 'object' ? prepared.model : undefined;
+}
+
+/** A model call as the store records it: the outcome, and the view of the conversation it was sent. */
+type RecordedCall = ModelCallOutcome & { context?: StepContext };
+
+/** A step that called no model: the prompt passed the context window and the workflow must compact first. */
+function compactFirst(request: CompactContextRequest): RunModelStepResult {
+  return {
+    toolCalls: [],
+    rejectedCalls: [],
+    text: '',
+    finishReason: 'context-window',
+    usage: { inputTokens: 0, outputTokens: 0 },
+    compactContext: request,
+  };
+}
+
+/**
+ * The recorded step as the workflow gets it. A task-mode run's last step (no tool calls) first
+ * writes the run's end, when the workflow asked (`runEnd`): the run then ends with nothing to commit.
+ */
+async function summaryOf(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  recorded: RunModelStepResult,
+  key: string,
+): Promise<RunModelStepResult> {
+  const summary = withoutAssistant(recorded, key);
+  const last = recorded.toolCalls.length === 0 && recorded.rejectedCalls.length === 0;
+  if (!args.runEnd || !args.conversation || !last || !recorded.assistant) return summary;
+  await deps.conversations.writeRunEnd(args.conversation, args.runEnd, {
+    from: args.transcriptLength,
+    assistant: recorded.assistant,
+    step: args.step,
+    text: recorded.text,
+  });
+  return { ...summary, wroteRunEnd: true };
 }
 
 /** The step as the workflow records it: the assistant message stays in the store under `key`. */

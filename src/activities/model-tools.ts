@@ -3,21 +3,24 @@ import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { type SubagentDefinition, subagentToolDescription } from '../agents/subagent-definition';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { runtimeToolSchemas, subagentCallSchema } from '../protocol/runtime-tool-schemas';
+import type { ModelToolCall } from './types';
 
-const cache = new WeakMap<AnyAgentDefinition, Map<string, ToolSet>>();
+const cache = new WeakMap<AnyAgentDefinition, { mcpTools: ToolSet | undefined; byFilter: Map<string, ToolSet> }>();
 
 /**
- * The tools the model sees for one agent: its own (narrowed by a parent's tool filter) without
- * `execute`, so the AI SDK parses and validates calls while Cadre runs them as activities, plus
- * one `{ task }` tool per subagent entry.
+ * The tools the model sees for one agent: its own and its MCP servers' (narrowed by a parent's tool
+ * filter) without `execute`, so the AI SDK parses and validates calls while Cadre runs them as
+ * activities, plus one `{ task }` tool per subagent entry.
  */
-export function modelTools(agent: AnyAgentDefinition, toolFilter?: string[]): ToolSet {
+export function modelTools(agent: AnyAgentDefinition, toolFilter?: string[], mcpTools?: ToolSet): ToolSet {
   const key = toolFilter ? JSON.stringify(toolFilter) : '*';
-  let byFilter = cache.get(agent);
-  if (!byFilter) cache.set(agent, (byFilter = new Map()));
+  let cached = cache.get(agent);
+  // A reconnected MCP server brings a new tool set: the agent's cached sets are rebuilt with it.
+  if (!cached || cached.mcpTools !== mcpTools) cache.set(agent, (cached = { mcpTools, byFilter: new Map() }));
+  const { byFilter } = cached;
   let tools = byFilter.get(key);
   if (!tools) {
-    const own = (Object.entries(agent.tools ?? {}) as Array<[string, Tool]>)
+    const own = (Object.entries({ ...agent.tools, ...mcpTools }) as Array<[string, Tool]>)
       .filter(([name]) => !toolFilter || toolFilter.includes(name))
       // Cadre judges `needsApproval` itself in the model step: left to the AI SDK, it would add
       // approval requests of its own to the response that nobody tracks or answers.
@@ -44,6 +47,18 @@ export function modelTools(agent: AnyAgentDefinition, toolFilter?: string[]): To
     byFilter.set(key, tools);
   }
   return tools;
+}
+
+/**
+ * Marks the calls of the agent's tools that have no `execute` (client-side tools, as in the AI
+ * SDK): the workflow waits for their results from a client instead of running a tool activity.
+ */
+export function markClientSideCalls(agent: AnyAgentDefinition, calls: ModelToolCall[]): ModelToolCall[] {
+  const tools = (agent.tools ?? {}) as Record<string, Tool>;
+  return calls.map((call) => {
+    const definition = Object.hasOwn(tools, call.toolName) ? tools[call.toolName] : undefined;
+    return definition && typeof definition.execute !== 'function' ? { ...call, clientSide: true as const } : call;
+  });
 }
 
 /** The runtime tools an agent's subagent entries call for; the workflow answers them. */

@@ -7,6 +7,7 @@ import {
 } from '@ai-sdk/provider';
 import { ApplicationFailure } from '@temporalio/activity';
 import { CadreError } from '../errors';
+import { McpServerError } from './mcp-server-error';
 
 /** Which attempt of the model step failed, and how many the retry policy allows. */
 export interface StepAttempt {
@@ -21,6 +22,7 @@ export interface StepAttempt {
  */
 export function toModelStepFailure(error: unknown, route: string, attempt?: StepAttempt): ApplicationFailure {
   if (error instanceof CadreError) return ApplicationFailure.nonRetryable(error.message, error.type);
+  if (error instanceof McpServerError) return retryable(error.message, error.type, attempt);
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === 429 || (status !== undefined && status >= 500) || (status === undefined && error.isRetryable)) {

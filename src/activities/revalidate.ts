@@ -1,5 +1,5 @@
 import { safeValidateTypes } from '@ai-sdk/provider-utils';
-import type { FlexibleSchema, ModelMessage, ToolResultPart } from 'ai';
+import type { FlexibleSchema, ModelMessage, ToolResultPart, ToolSet } from 'ai';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { evaluateToolApproval } from './approval-policy';
 import { resolveCallSettings } from './call-settings';
@@ -14,8 +14,12 @@ export async function revalidateApprovedCall(
   agent: AnyAgentDefinition,
   args: RunToolArgs,
   messages: ModelMessage[],
+  /** The agent's MCP tools, which the policy sees beside its own as the model step's did. */
+  mcpTools: ToolSet = {},
 ): Promise<ToolResultPart['output'] | undefined> {
-  const tool = agent.tools?.[args.toolName];
+  const settings = await resolveCallSettings(agent, args);
+  const tools: ToolSet = { ...settings.agent.tools, ...mcpTools };
+  const tool = Object.hasOwn(tools, args.toolName) ? tools[args.toolName] : undefined;
   if (tool?.inputSchema) {
     const parsed = await safeValidateTypes({ value: args.input, schema: tool.inputSchema as FlexibleSchema<unknown> });
     if (!parsed.success) {
@@ -25,12 +29,11 @@ export async function revalidateApprovedCall(
       };
     }
   }
-  const settings = await resolveCallSettings(agent, args);
   const verdict = await evaluateToolApproval(settings.toolApproval, {
     toolCallId: args.toolCallId,
     toolName: args.toolName,
     input: args.input,
-    tools: agent.tools ?? {},
+    tools,
     messages,
     runtimeContext: args.runtimeContext ?? {},
   }).catch((error: unknown) => ({

@@ -1,10 +1,14 @@
 import { Context } from '@temporalio/activity';
-import type { ModelMessage, Tool, ToolResultPart } from 'ai';
+import type { ModelMessage, Tool, ToolResultPart, ToolSet } from 'ai';
+import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { toolOutputKey } from '../protocol/pending-message';
 import { type StoredToolOutput, summarizeOutput } from './conversation-io';
 import { defaultMaxToolOutputBytes, defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
 import { revalidateApprovedCall } from './revalidate';
+import { mcpToolsOf } from './mcp-clients';
+import { McpServerError } from './mcp-server-error';
+import { resolveCallSettings } from './call-settings';
 import { keepHeartbeating } from './heartbeat';
 import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-output';
 import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
@@ -40,17 +44,21 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
     const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
     if (recorded) return { stored: summarizeOutput(recorded.output) };
   }
-  const agent = deps.agents.get(args.agent);
+  const definition = deps.agents.get(args.agent);
+  // The tools prepareCall chose for this run: it runs again here, with the run's call options and runtime context.
+  const agent = (await resolveCallSettings(definition, args)).agent;
   const maxBytes = agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes;
   const limits: ToolOutputLimits = {
     maxChars: agent.maxToolOutputChars ?? defaultMaxToolOutputChars,
     maxBytes: conversation ? maxBytes : Math.min(maxBytes, inlineOutputBytes),
   };
   const filter = args.overrides?.toolFilter;
-  const tool = !filter || filter.includes(args.toolName) ? agent.tools?.[args.toolName] : undefined;
+  const mcpTools = await mcpToolsFor(deps, agent, args.toolName);
+  const tools: ToolSet = { ...agent.tools, ...mcpTools };
+  const tool = !filter || filter.includes(args.toolName) ? tools[args.toolName] : undefined;
   if (!tool?.execute) {
     const available =
-      Object.keys(agent.tools ?? {})
+      Object.keys(tools)
         .filter((name) => !filter || filter.includes(name))
         .join(', ') || '(none)';
     return {
@@ -76,14 +84,26 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   let output: ToolResultPart['output'];
   try {
     output =
-      (args.revalidate ? await revalidateApprovedCall(agent, args, messages ?? []) : undefined) ??
+      (args.revalidate ? await revalidateApprovedCall(definition, args, messages ?? [], mcpTools) : undefined) ??
       (await execute(tool, args, messages, context));
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+    // The MCP connection failed, not the tool: this attempt fails, and the retry reconnects.
+    if (error instanceof McpServerError) throw error.toFailure();
     const message = error instanceof Error ? error.message : String(error);
     output = { type: 'error-text', value: message };
   }
   return await record(limitToolOutput(output, limits));
+}
+
+/** The agent's MCP tools when `toolName` is not one of its own (a native tool call never waits for a server). */
+async function mcpToolsFor(deps: ActivityDependencies, agent: AnyAgentDefinition, toolName: string): Promise<ToolSet> {
+  if (agent.tools && Object.hasOwn(agent.tools, toolName)) return {};
+  try {
+    return await mcpToolsOf(deps.mcp, agent);
+  } catch (error) {
+    throw error instanceof McpServerError ? error.toFailure() : error;
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ export interface StepPlan {
   /** The agent's own instructions for the step (the Cadre sections are added after them). */
   instructions?: Instructions;
   messages: ModelMessage[];
-  activeTools?: string[];
+  activeTools?: readonly string[];
   toolChoice?: unknown;
   /** What `prepareStep` chose, for the record; undefined without `prepareStep`. */
   prepared?: PreparedStepSummary;

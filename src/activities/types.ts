@@ -5,6 +5,8 @@ import type { SubagentResult } from '../agents/subagent-definition';
 import type { ConversationWrites } from '../protocol/pending-message';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from '../protocol/agent-events';
+import type { RunEndRequest } from '../protocol/run-end';
+import type { CompactContextRequest, PreviousPrompt, StepContext } from '../protocol/context-window';
 
 /** Token counts of one or more model steps. */
 export interface TokenUsage {
@@ -17,6 +19,8 @@ export interface DescribeAgentArgs {
   agent: string;
   /** Checked against the agent's `callOptionsSchema` before the first step. */
   callOptions?: unknown;
+  /** The run's runtime context, for `prepareCall` (absent in descriptions recorded before it was passed). */
+  runtimeContext?: RuntimeContext;
   /** A parent's changes for this child run. */
   overrides?: AgentOverrides;
 }
@@ -76,6 +80,10 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   activationStep?: number;
   /** The workflow's per-activation step cap; the step that reaches it ends the activation (for `onFinish`). */
   activationStepLimit?: number;
+  /** The previous step's prompt with the provider's usage, for agents with `contextWindow`: the next estimate uses it. */
+  previousPrompt?: PreviousPrompt;
+  /** Set when the run ends right after a step with no tool calls: such a step writes the run's end itself. */
+  runEnd?: RunEndRequest;
 }
 
 /** What `prepareStep` chose for a step, recorded with the response so history shows it and a retry reuses it. */
@@ -97,6 +105,8 @@ export interface ModelToolCall {
   input: unknown;
   /** Absent in steps recorded before approvals existed; it means `not-applicable`. */
   approval?: ToolCallApproval;
+  /** The tool has no `execute` (a client-side tool): the workflow waits for its result from `submitToolResult`. */
+  clientSide?: true;
 }
 
 /**
@@ -121,6 +131,35 @@ export interface RunModelStepResult {
   output?: unknown;
   /** What `prepareStep` chose for this step, when the agent has one. */
   prepared?: PreparedStepSummary;
+  /**
+   * Set when the prompt would pass the agent's `contextWindow` and older messages must be summarised
+   * first: the model was not called, and the workflow runs `compactContext`, then the step again.
+   */
+  compactContext?: CompactContextRequest;
+  /** The view of the conversation the model saw, for agents with `contextWindow`. */
+  context?: StepContext;
+  /** The step was the run's last (`runEnd` was asked) and wrote its end: the assistant message, `text` and `run-finished`. */
+  wroteRunEnd?: true;
+}
+
+/** Input of `compactContext`: summarise messages `[start, end)` (and the summary before them) into one summary. */
+export interface CompactContextArgs extends CompactContextRequest {
+  agent: string;
+  /** The route of the step's model: the summary's model unless the agent's `contextWindow.model` names one. */
+  modelRoute: string;
+  workflowId: string;
+  conversation: ConversationRef;
+  /** The model step that asked for it. */
+  step: number;
+  maximumAttempts?: number;
+}
+
+/** What `compactContext` recorded in the store, in brief, for history and Temporal UI. */
+export interface CompactContextResult {
+  start: number;
+  end: number;
+  summaryChars: number;
+  usage: TokenUsage;
 }
 
 /** Input of `runTool`: one tool call of one agent. */
@@ -183,6 +222,22 @@ export interface RunToolResult {
   stored?: StoredOutputSummary;
 }
 
+/** Input of `acceptToolResult`: a result a client submitted for a call to a client-side tool. */
+export interface AcceptToolResultArgs {
+  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
+  conversation?: ConversationRef;
+  agent: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  output?: unknown;
+  /** Set when the client reports that the tool failed: the model sees an error result with this text. */
+  errorText?: string;
+}
+
+/** The accepted result as the model will see it (like `runTool`'s), or why it was refused. */
+export type AcceptToolResultResult = { accepted: RunToolResult } | { refused: string };
+
 /** The subagent output as the parent's model sees it (always inline: it came through history already). */
 export interface MapSubagentOutputResult {
   output: ToolResultPart['output'];
@@ -199,6 +254,8 @@ export interface AgentActivities {
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;
+  acceptToolResult(args: AcceptToolResultArgs): Promise<AcceptToolResultResult>;
   mapSubagentOutput(args: MapSubagentOutputArgs): Promise<MapSubagentOutputResult>;
   commitConversation(args: CommitConversationArgs): Promise<void>;
+  compactContext(args: CompactContextArgs): Promise<CompactContextResult>;
 }

@@ -14,7 +14,9 @@ import type {
   ToolSet,
 } from 'ai';
 import type { SubagentDefinition, SubagentSpec } from './subagent-definition';
+import type { ContextWindowSettings } from './context-window-settings';
 import type { AgentMemoryOptions } from '../memory/memory-options';
+import type { McpServerDefinition } from './mcp-servers';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
@@ -62,8 +64,18 @@ export const modelCallSettingNames = [
 /** Per-request data that policies and `prepareCall` see (a user's role, a tenant); JSON only, it is recorded in history. */
 export type RuntimeContext = Record<string, unknown>;
 
-/** The settings `prepareCall` may override for one run. */
-export interface AgentCallSettings<TOOLS extends ToolSet = ToolSet> {
+/**
+ * The settings `prepareCall` receives and may replace for one run, as `ToolLoopAgent`'s does. It runs
+ * in activities; the workflow records the model route, tool names and step cap it chose in the run's spec.
+ */
+export interface AgentCallSettings<TOOLS extends ToolSet = ToolSet> extends ModelCallSettings {
+  /** A route of the worker's model registry (recorded), or a model instance (used by each step as returned). */
+  model?: string | LanguageModel;
+  /** A subset of the agent's tools or new tool objects under its tool names; each tool call runs `prepareCall` again to find its tool. */
+  tools?: Partial<TOOLS>;
+  activeTools?: ReadonlyArray<keyof TOOLS & string>;
+  stopWhen?: StopCondition<TOOLS, RuntimeContext> | Array<StopCondition<TOOLS, RuntimeContext>>;
+  toolChoice?: ToolChoice<TOOLS>;
   instructions?: Instructions;
   toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
   modelSettings?: ModelCallSettings;
@@ -104,7 +116,7 @@ export interface AgentDefinition<
    */
   prepareStep?: PrepareStepFunction<NoInfer<TOOLS>, RuntimeContext>;
   /** Only these tools (and subagents) are offered to the model; the others stay defined. */
-  activeTools?: Array<keyof NoInfer<TOOLS> & string>;
+  activeTools?: ReadonlyArray<keyof NoInfer<TOOLS> & string>;
   /** The AI SDK's tool choice: `'auto'` (default), `'none'`, `'required'` or `{ type: 'tool', toolName }`. */
   toolChoice?: ToolChoice<NoInfer<TOOLS>>;
   /** Structured output (`Output.object({ schema })` and friends): the run result carries the parsed `output`. */
@@ -119,8 +131,18 @@ export interface AgentDefinition<
    * or the step limit), with every step of it. At least once, like `onStepFinish`.
    */
   onFinish?: GenerateTextOnFinishCallback<NoInfer<TOOLS>, RuntimeContext>;
+  /**
+   * Context budget: when a step's prompt would pass `maxTokens` (estimated), older messages are
+   * summarised (a `compactContext` activity) or dropped from the model's view; the store keeps them all.
+   */
+  contextWindow?: ContextWindowSettings;
   /** Tools made with the AI SDK's `tool()`; each call runs as its own activity. */
   tools?: TOOLS;
+  /**
+   * MCP servers by name, whose tools join `tools`: discovered by the worker in the model-step
+   * activity, each call a tool activity. A tool named like another keeps the name `<server>_<tool>`.
+   */
+  mcpServers?: Record<string, McpServerDefinition>;
   /**
    * Gives the agent a `memory` tool over `/memories`, kept in the conversation store per scope
    * (Anthropic's `memory_20250818` on Anthropic models, the same commands as a function tool on
@@ -134,7 +156,11 @@ export interface AgentDefinition<
   toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
   /** Schema of per-request options (`AgentClient.start(..., { callOptions })`), checked when the run starts. */
   callOptionsSchema?: FlexibleSchema<CALL_OPTIONS>;
-  /** Derives per-request settings (for example the approval policy) from the call options. */
+  /**
+   * Derives per-request settings from the call options, as `ToolLoopAgent`'s: `model`, `tools`,
+   * `activeTools`, `stopWhen`, `toolChoice`, `instructions`, `toolApproval` and call settings. Runs in
+   * activities (the run's description, each model step, each tool call): answer alike for the same options.
+   */
   prepareCall?: (
     args: PrepareCallArgs<TOOLS, CALL_OPTIONS>,
   ) => AgentCallSettings<TOOLS> | Promise<AgentCallSettings<TOOLS>>;
@@ -231,9 +257,14 @@ export type AnyAgentDefinition = Omit<
   prepareStep?: unknown;
   onStepFinish?: unknown;
   onFinish?: unknown;
-  activeTools?: string[];
+  activeTools?: readonly string[];
   toolChoice?: unknown;
 };
+
+/** The call options type of an agent definition (`never` without `callOptionsSchema`, `unknown` for anything else). */
+export type InferAgentCallOptions<AGENT> =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the call options are inferred
+  AGENT extends AgentDefinition<any, infer CALL_OPTIONS, any> ? CALL_OPTIONS : unknown;
 
 /** The parsed structured output type of an agent definition (`unknown` without `output`). */
 export type InferAgentOutput<AGENT> = AGENT extends { output?: infer OUTPUT }

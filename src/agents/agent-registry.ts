@@ -93,12 +93,22 @@ export class AgentRegistry {
     return agent;
   }
 
-  /** The serializable spec of agent `name` (with a parent's overrides), defaults filled in and its model route checked. */
-  spec(name: string, overrides: AgentOverrides = {}): AgentSpec {
+  /**
+   * The serializable spec of agent `name` (with a parent's overrides), defaults filled in and its model
+   * route checked. `prepared` is the agent as `prepareCall` left it for this run: its model, tools and
+   * `stopWhen` go into the spec, so the workflow records them. A model instance it returned is named
+   * `provider:modelId` there; the model step uses the instance itself.
+   */
+  spec(name: string, overrides: AgentOverrides = {}, prepared?: AnyAgentDefinition): AgentSpec {
     const agent = this.get(name);
-    const modelRoute = overrides.modelRoute ?? this.modelRouteOf(agent);
-    this.models.resolve(modelRoute);
-    const toolNames = Object.keys(agent.tools ?? {});
+    const effective = prepared ?? agent;
+    const chosen = effective.model === agent.model ? undefined : effective.model;
+    const modelRoute =
+      overrides.modelRoute ??
+      (typeof chosen === 'object' ? `${chosen.provider}:${chosen.modelId}` : chosen) ??
+      this.modelRouteOf(agent);
+    if (overrides.modelRoute !== undefined || typeof chosen !== 'object') this.models.resolve(modelRoute);
+    const toolNames = Object.keys(effective.tools ?? {});
     return {
       name: agent.name,
       modelRoute,
@@ -124,7 +134,7 @@ export class AgentRegistry {
           },
         ]),
       ),
-      maxSteps: agent.maxSteps ?? (agent.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps),
+      maxSteps: agent.maxSteps ?? (effective.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps),
       modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },

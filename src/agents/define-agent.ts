@@ -1,6 +1,8 @@
-import type { OutputInterface, ToolSet } from 'ai';
+import type { OutputInterface, ToolLoopAgentSettings, ToolSet } from 'ai';
 import { ConfigurationError } from '../errors';
 import type { AgentDefinition, AnyAgentDefinition } from './agent-definition';
+import { checkMcpServers } from './mcp-servers';
+import { checkContextWindow } from './context-window-settings';
 
 /** `ToolLoopAgent` settings Cadre does not run yet; a definition that sets one is refused rather than silently changed. */
 const unsupportedSettings = [
@@ -28,8 +30,19 @@ const unsupportedSettings = [
 /** A `ToolLoopAgent` settings object as `defineAgent(name, settings)` takes it: the name apart, `id` ignored. */
 export type ToolLoopAgentLikeSettings<TOOLS extends ToolSet, CALL_OPTIONS, OUTPUT extends OutputInterface> = Omit<
   AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>,
-  'name'
-> & { name?: string; id?: string };
+  'name' | 'prepareCall'
+> & {
+  name?: string;
+  id?: string;
+  /**
+   * Cadre's `prepareCall`, or one typed as `ToolLoopAgent`'s: either gets the agent's settings,
+   * `options` and `runtimeContext`, but no `prompt` or `messages` (it runs in activities, not per
+   * prompt; `prepareStep` changes the messages).
+   */
+  prepareCall?:
+    | AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>['prepareCall']
+    | ToolLoopAgentSettings<CALL_OPTIONS, NoInfer<TOOLS>>['prepareCall'];
+};
 
 const agentNamePattern = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
@@ -51,8 +64,13 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT 
   settings?: ToolLoopAgentLikeSettings<TOOLS, CALL_OPTIONS, OUTPUT>,
 ): AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT> {
   const definition: AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT> =
-    typeof nameOrDefinition === 'string' ? { ...settings, name: nameOrDefinition } : nameOrDefinition;
+    typeof nameOrDefinition === 'string'
+      ? // A ToolLoopAgent-typed prepareCall reads only what Cadre passes (see ToolLoopAgentLikeSettings).
+        ({ ...settings, name: nameOrDefinition } as AgentDefinition<TOOLS, CALL_OPTIONS, OUTPUT>)
+      : nameOrDefinition;
   checkParitySettings(definition as AnyAgentDefinition);
+  checkMcpServers(definition.name, definition.mcpServers);
+  checkContextWindow(definition.name, definition.contextWindow);
   if (!agentNamePattern.test(definition.name)) {
     throw new ConfigurationError(
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,
@@ -70,13 +88,6 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT 
     throw new ConfigurationError(
       `Agent '${definition.name}' has maxToolOutputChars ${String(definition.maxToolOutputChars)}. Use a whole number of at least 100.`,
     );
-  }
-  for (const [toolName, tool] of Object.entries(definition.tools ?? {})) {
-    if (typeof tool.execute !== 'function') {
-      throw new ConfigurationError(
-        `Tool '${toolName}' of agent '${definition.name}' has no execute function. Cadre runs every tool as an activity; give it an execute.`,
-      );
-    }
   }
   for (const [toolName, subagent] of Object.entries(definition.subagents ?? {})) {
     if (definition.tools && toolName in definition.tools) {
@@ -117,7 +128,9 @@ function checkParitySettings(definition: AnyAgentDefinition): void {
   }
   const known = [...Object.keys(definition.tools ?? {}), ...Object.keys(definition.subagents ?? {})];
   const unknown = (definition.activeTools ?? []).filter((name) => !known.includes(name));
-  if (unknown.length > 0) {
+  // MCP tools are known only once the worker has listed them; the model step offers the names that exist.
+  const hasMcpServers = Object.keys(definition.mcpServers ?? {}).length > 0;
+  if (unknown.length > 0 && !hasMcpServers) {
     throw new ConfigurationError(
       `activeTools of agent '${definition.name}' names ${unknown.map((name) => `'${name}'`).join(', ')}, which the agent does not have. ` +
         `Its tools and subagents: ${known.join(', ') || '(none)'}.`,

@@ -6,6 +6,7 @@ import { eventsQuery } from '../protocol/definitions';
 import { type ChatMessage, ChatRequestError, chatIdSchema, readChatBody } from './chat-request';
 import { type ChatMessageMetadata, chatMessages, lastTurnStart, turnMessageId } from './chat-turns';
 import { runLookups } from './run-lookups';
+import { callKey, submitToolOutputs, toolOutputParts } from './client-tool-outputs';
 import { sendToSession } from './session-start';
 import { readTree } from './tree-follower';
 import { turnResponse } from './turn-response';
@@ -45,8 +46,8 @@ export type ChatHandler = (request: Request) => Promise<Response>;
 
 /**
  * A durable backend for the AI SDK's `useChat`: each chat is a Cadre session workflow. Endpoints
- * (under `basePath`): `POST /` sends a message or approval decisions and streams the activation;
- * `GET /:id/stream` resumes it (204 when nothing runs); `GET /:id/messages` restores the chat as
+ * (under `basePath`): `POST /` sends a message, approval decisions or client-side tool results
+ * (`addToolOutput`) and streams the activation; `GET /:id/stream` resumes it (204 when nothing runs); `GET /:id/messages` restores the chat as
  * `UIMessage[]`; `POST /:id/stop` interrupts the activation; `GET /agents` lists the agents.
  * @example
  * const chat = createChatHandler({ client: await AgentClient.connect(), agents: ['file-manager'], authorize });
@@ -153,9 +154,13 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
   const decisions = last.parts.filter(
     (part) => part.state === 'approval-responded' && part.approval?.approved !== undefined,
   );
-  if (decisions.length === 0) {
-    throw new ChatRequestError(400, 'The last message answers no approval; send a user message or approval responses.');
-  }
+  const outputs = toolOutputParts(last.parts);
+  const nothingAnswered = () =>
+    new ChatRequestError(
+      400,
+      'The last message answers no approval and no waiting client-side tool call; send a user message, approval responses or tool outputs (addToolOutput).',
+    );
+  if (decisions.length === 0 && outputs.length === 0) throw nothingAnswered();
   if (!(await statusOf(client, workflowId))) throw new ChatRequestError(404, `There is no chat '${body.id}'.`);
   const { events, cursor: now } = await readTree(client, workflowId);
   const turnStart = lastTurnStart(workflowId, events) ?? 0;
@@ -180,6 +185,10 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
       errors.push(error instanceof Error ? error.message : String(error));
     }
   }
+  // Results of client-side tools (addToolOutput) go to the run whose call waits for them.
+  const answered = outputs.length > 0 ? await submitToolOutputs(client, workflowId, outputs, user.id) : undefined;
+  if (decisions.length === 0 && !answered?.matched) throw nothingAnswered();
+  errors.push(...(answered?.errors ?? []));
   const messageId = turnMessageId(workflowId, turnStart);
   return turnResponse({
     client,
@@ -187,7 +196,7 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
     messageId,
     from: { [workflowId]: turnStart },
     suppressBefore: (last.id === messageId ? clientCursor(last) : undefined) ?? now,
-    settle: { decided },
+    settle: { decided, submitted: new Set((answered?.submitted ?? []).map(callKey)) },
     metadata,
     errors,
     signal: request.signal,

@@ -25,6 +25,11 @@ const partSchema = z
     toolCallId: z.string().max(500).optional(),
     state: z.string().max(50).optional(),
     input: z.unknown().optional(),
+    /** A client-side tool's result (`addToolOutput`), with `state: 'output-available'`. */
+    output: z.unknown().optional(),
+    /** A client-side tool's failure (`addToolOutput({ state: 'output-error' })`). */
+    errorText: z.string().max(100_000).optional(),
+    preliminary: z.boolean().optional(),
     approval: z
       .object({
         id: z.string().max(500),

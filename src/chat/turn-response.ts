@@ -3,15 +3,18 @@ import type { AgentClient } from '../client/agent-client';
 import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
 import { type ChatMessageMetadata, turnMessageId } from './chat-turns';
 import { runLookups } from './run-lookups';
+import { callKey } from './client-tool-outputs';
 import { TreeFollower } from './tree-follower';
 import { UIProjector } from './ui-projector';
 
-/** When a response may end: the activation settled, or the tree waits for a human. */
+/** When a response may end: the activation settled, or the tree waits for a human or for the page's tool result. */
 export interface SettleRule {
   /** A message was sent to an idle session: idle counts only once this many activations have passed. */
   activationsAbove?: number;
   /** Approvals this request decided: their being pending (a stale read) does not end the response. */
   decided: ReadonlySet<string>;
+  /** Client-side calls this request answered (`callKey`): their waiting (a stale read) does not end the response. */
+  submitted?: ReadonlySet<string>;
 }
 
 /** One streamed response of the chat: a turn's events as UI message chunks, from a cursor until it settles. */
@@ -111,5 +114,8 @@ async function hasSettled(client: AgentClient, workflowId: string, rule: SettleR
   )
     return true;
   const pending = await handle.pendingApprovals();
-  return pending.some((request) => !rule.decided.has(request.approvalId));
+  if (pending.some((request) => !rule.decided.has(request.approvalId))) return true;
+  // A client-side tool waits for the page (addToolOutput), which answers once this response ends.
+  const awaited = await handle.pendingToolCalls();
+  return awaited.some((call) => !rule.submitted?.has(callKey(call)));
 }

@@ -23,9 +23,10 @@ interface ChildState {
 /**
  * Turns the events of a run tree into AI SDK UI message chunks for one assistant message: the
  * root's text and tool calls as parts (one step per model step), approvals as
- * `tool-approval-request` parts (a subagent's too, as parts of their own), and each subagent's
- * work as preliminary output of the root's subagent tool call. Deterministic: replaying the same
- * events gives the same chunks, which is how a reload resumes.
+ * `tool-approval-request` parts (a subagent's too, as parts of their own, like a subagent's call
+ * to a client-side tool), and each subagent's work as preliminary output of the root's subagent
+ * tool call. Deterministic: replaying the same events gives the same chunks, which is how a
+ * reload resumes.
  */
 export class UIProjector {
   private stepOpen = false;
@@ -206,6 +207,24 @@ export class UIProjector {
         progress.status = 'running';
         chunks.push(...this.approvalDecision(event.approvalId, event.approved, event.reason));
         break;
+      case 'tool-result-awaited': {
+        const uiCallId = this.childCallId(event.workflowId, event.toolCallId);
+        // A call that was approved first already has its part: the page answers that one.
+        if (this.knownCalls.has(uiCallId)) return [];
+        this.knownCalls.add(uiCallId);
+        chunks.push(this.preliminary(child.rootCallId, child.top));
+        // Its own step, so the page can answer it (addToolOutput) while the subagent call is still running.
+        this.newStep(chunks, undefined);
+        this.phase = 'after';
+        chunks.push({
+          type: 'tool-input-available',
+          toolCallId: uiCallId,
+          toolName: event.toolName,
+          input: event.input,
+          title: `${event.toolName} in subagent ${event.workflowId.slice(this.rootWorkflowId.length + 1)}`,
+        });
+        return chunks;
+      }
       case 'subagent-started': {
         const nested = startedProgress(event.childWorkflowId, event.agent, event.task);
         progress.subagents.push(nested);
@@ -270,9 +289,17 @@ export class UIProjector {
 
   /** Root calls keep their id; a subagent's calls are prefixed with its path, since ids repeat across runs. */
   private childCallId(workflowId: string, toolCallId: string): string {
-    if (workflowId === this.rootWorkflowId) return toolCallId;
-    return `${workflowId.slice(this.rootWorkflowId.length + 1)}:${toolCallId}`;
+    return uiToolCallId(this.rootWorkflowId, workflowId, toolCallId);
   }
+}
+
+/**
+ * The id a page knows a tool call by: a root call keeps its own, a subagent's is prefixed with the
+ * subagent's path below the root (`locate-1:call-2-0`), since tool call ids repeat across runs.
+ */
+export function uiToolCallId(rootWorkflowId: string, workflowId: string, toolCallId: string): string {
+  if (workflowId === rootWorkflowId) return toolCallId;
+  return `${workflowId.slice(rootWorkflowId.length + 1)}:${toolCallId}`;
 }
 
 function childToolOutput(toolCallId: string, outputType: string, preview: string): UIMessageChunk[] {

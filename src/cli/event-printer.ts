@@ -36,6 +36,10 @@ export function describeEvent(event: AgentEvent): string[] {
       return [
         `${pad}${event.approved ? 'approved' : 'denied'} ${event.approvalId} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`,
       ];
+    case 'tool-result-awaited':
+      return [`${pad}? waiting for a client's result: ${event.toolName} [${event.toolCallId}]`];
+    case 'tool-result-submitted':
+      return [`${pad}result of ${event.toolCallId} submitted by ${event.by}${event.isError ? ' (error)' : ''}`];
     case 'subagent-started':
       return [
         `${pad}[${event.agent}] subagent '${event.toolName}' started (depth ${event.childDepth}, ${event.childWorkflowId})`,

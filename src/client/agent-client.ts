@@ -14,10 +14,11 @@ import { MemoryScope } from './memory-scope';
 import { connectOrExplain } from './temporal-unreachable';
 import { resolveTemporalConnection } from './temporal-connection';
 import type { ConversationStore } from '../store/conversation-store';
-import type { InferAgentOutput } from '../agents/agent-definition';
+import type { InferAgentCallOptions, InferAgentOutput } from '../agents/agent-definition';
 import { oneLine } from '../protocol/text-preview';
 import { promptText } from '../protocol/prompt-content';
 import { type AgentPrompt, promptInput } from './prompt-input';
+import { storeLargeParts } from './large-prompt-parts';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { temporal } from '@temporalio/proto';
 
@@ -39,17 +40,24 @@ export interface AgentClientOptions {
   store?: ConversationStore | string;
 }
 
-/** An agent definition as `AgentClient.run` takes it in place of a name: only its name and `output` type are used. */
+/**
+ * An agent definition as `AgentClient.start` and `run` take it in place of a name: only its name is
+ * sent; its `output` and `callOptionsSchema` give the types of the result and of `callOptions`.
+ */
 export interface AgentReference {
   name: string;
   output?: unknown;
+  callOptionsSchema?: unknown;
 }
 
 /** The parsed structured output type of an agent reference (`unknown` for a name or an agent without `output`). */
 export type OutputOfAgent<AGENT> = InferAgentOutput<AGENT>;
 
-/** Options of one run. */
-export interface StartAgentOptions {
+/** The call options type of an agent reference (`unknown` for a name; `never` for a definition without `callOptionsSchema`). */
+export type CallOptionsOfAgent<AGENT> = InferAgentCallOptions<AGENT>;
+
+/** Options of one run; `CALL_OPTIONS` is the agent's call options type when the agent is given by its definition. */
+export interface StartAgentOptions<CALL_OPTIONS = unknown> {
   /** The first user message: text, or the AI SDK's user content (text, image and file parts; see `AgentPrompt`). */
   prompt?: AgentPrompt;
   /** Default `task` when a prompt is given, else `session`. */
@@ -58,7 +66,7 @@ export interface StartAgentOptions {
   workflowId?: string;
   continueAsNewEverySteps?: number;
   /** Per-request options for the agent's `prepareCall`, checked against its `callOptionsSchema`. */
-  callOptions?: unknown;
+  callOptions?: CALL_OPTIONS;
   /** Per-request data for approval policies and `prepareCall` (e.g. `{ role: 'admin' }`); JSON, kept in history. */
   runtimeContext?: Record<string, unknown>;
 }
@@ -114,10 +122,19 @@ export class AgentClient {
     };
   }
 
-  /** Starts a run of `agent` and returns its handle without waiting. */
-  async start(agent: string, options: StartAgentOptions = {}): Promise<AgentHandle> {
+  /**
+   * Starts a run of `agent` and returns its handle without waiting. Given the agent's definition
+   * instead of its name, `callOptions` and the handle's `result().output` have the agent's types.
+   */
+  async start<AGENT extends string | AgentReference = string>(
+    reference: AGENT,
+    options: StartAgentOptions<CallOptionsOfAgent<AGENT>> = {},
+  ): Promise<AgentHandle<OutputOfAgent<AGENT>>> {
+    const agent = typeof reference === 'string' ? reference : reference.name;
     const workflowId = options.workflowId ?? `${agent}-${randomUUID().slice(0, 8)}`;
-    const prompt = promptInput(options.prompt);
+    const prompt = promptInput(options.prompt, { sizeLimit: false });
+    // Large images and files go to the conversation store; the input carries their keys.
+    if (prompt.promptContent) prompt.promptContent = await storeLargeParts(prompt.promptContent, this.store);
     const input: AgentWorkflowInput = {
       agent,
       mode: options.mode ?? (options.prompt === undefined ? 'session' : 'task'),
@@ -135,7 +152,7 @@ export class AgentClient {
       staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(promptText(prompt.promptContent ?? prompt.prompt ?? ''), 100)}` : ''}`,
       typedSearchAttributes: this.options.searchAttributes ? initialSearchAttributes(agent, 0, workflowId) : undefined,
     });
-    return this.wrap(handle.workflowId);
+    return this.wrap<OutputOfAgent<AGENT>>(handle.workflowId);
   }
 
   /**
@@ -145,11 +162,10 @@ export class AgentClient {
   async run<AGENT extends string | AgentReference = string>(
     agent: AGENT,
     prompt: AgentPrompt,
-    options: Omit<StartAgentOptions, 'prompt' | 'mode'> = {},
+    options: Omit<StartAgentOptions<CallOptionsOfAgent<AGENT>>, 'prompt' | 'mode'> = {},
   ): Promise<AgentRunResult<OutputOfAgent<AGENT>>> {
-    const name = typeof agent === 'string' ? agent : agent.name;
-    const handle = await this.start(name, { ...options, prompt, mode: 'task' });
-    return (await handle.result()) as AgentRunResult<OutputOfAgent<AGENT>>;
+    const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
+    return await handle.result();
   }
 
   /** The task queue this client starts runs on. */
@@ -181,9 +197,9 @@ export class AgentClient {
     return new MemoryScope(this.store, scope);
   }
 
-  /** The handle of an existing run. */
-  getHandle(workflowId: string): AgentHandle {
-    return this.wrap(workflowId);
+  /** The handle of an existing run; name the agent's output type (`getHandle<Forecast>(id)`) to type `result().output`. */
+  getHandle<OUTPUT = unknown>(workflowId: string): AgentHandle<OUTPUT> {
+    return this.wrap<OUTPUT>(workflowId);
   }
 
   /** Closes the connection and the store this client opened (not ones passed in). */
@@ -192,7 +208,7 @@ export class AgentClient {
     await this.store.close();
   }
 
-  private wrap(workflowId: string): AgentHandle {
-    return new AgentHandle(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store);
+  private wrap<OUTPUT>(workflowId: string): AgentHandle<OUTPUT> {
+    return new AgentHandle<OUTPUT>(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store);
   }
 }

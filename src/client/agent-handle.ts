@@ -1,12 +1,17 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
 import { LazyStore } from './lazy-store';
+import { modelViewPage, type TranscriptOptions } from './model-view';
 import { storedMessages } from '../store/stored-messages';
 import type { ChildRun } from '../protocol/state-snapshot';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from '../protocol/approval-types';
 import { approvalError } from './approval-errors';
-import { treeApprovals } from './agent-tree';
+import { treeApprovals, treePendingToolCalls } from './agent-tree';
+import { type AgentPrompt, messageInput } from './prompt-input';
+import { storeLargeParts } from './large-prompt-parts';
+import { toolResultError } from './tool-result-errors';
+import type { AwaitedToolCall, ToolResultSubmission } from '../protocol/client-tool-types';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
 import {
   approvalsQuery,
@@ -18,12 +23,13 @@ import {
   endSessionSignal,
   sendMessageSignal,
   statusQuery,
+  submitToolResultUpdate,
   type TranscriptPage,
   transcriptQuery,
 } from '../protocol/definitions';
 
-/** A backend's handle on one agent run, by workflow id. */
-export class AgentHandle {
+/** A backend's handle on one agent run, by workflow id; `OUTPUT` types `result().output` (from `start(definition)`). */
+export class AgentHandle<OUTPUT = unknown> {
   private readonly handle: WorkflowHandle<typeof agentWorkflow>;
 
   constructor(
@@ -42,32 +48,47 @@ export class AgentHandle {
     return this.handle.workflowId;
   }
 
-  /** Sends a user message: an idle session starts working, a busy agent reads it at its next step. */
-  async send(text: string): Promise<void> {
-    if (typeof text !== 'string' || text.trim().length === 0) {
-      throw new TypeError(`A message must be a non-empty string; got ${JSON.stringify(text)}.`);
-    }
-    await this.handle.signal(sendMessageSignal, { text });
+  /**
+   * Sends a user message: an idle session starts working, a busy agent reads it at its next step.
+   * Takes what `start` takes as a prompt: text, content parts (images, files), a user `ModelMessage`
+   * or a user `UIMessage`. As with `start`, images and files past 256 KiB of inline data go to the
+   * conversation store, and the message carries their keys through history.
+   */
+  async send(message: AgentPrompt): Promise<void> {
+    const input = messageInput(message, { sizeLimit: false });
+    // Large images and files go to the conversation store; the signal carries their keys.
+    if (input.content) input.content = await storeLargeParts(input.content, this.store);
+    await this.handle.signal(sendMessageSignal, input);
   }
 
   /** Waits for the run to finish and returns its final text, stop reason, steps and usage. */
-  async result(): Promise<AgentRunResult> {
-    return await this.handle.result();
+  async result(): Promise<AgentRunResult<OUTPUT>> {
+    return (await this.handle.result()) as AgentRunResult<OUTPUT>;
   }
 
   /**
    * One page of the transcript (the AI SDK's `ModelMessage`s) from index `from`, read from the
    * conversation store and paged by bytes (default 1 MB; at least one message): read on from `next`.
-   * Runs from before the store answer from workflow memory.
+   * `view: 'model'` returns what the model sees after context compaction (see `contextWindow`);
+   * the default `full` view keeps every message. Runs from before the store answer from workflow memory.
+   * @example
+   * const { messages } = await handle.transcript({ view: 'model' });
    */
-  async transcript(from = 0, options: { maxBytes?: number } = {}): Promise<TranscriptPage> {
+  async transcript(
+    fromOrOptions: number | TranscriptOptions = 0,
+    options: Omit<TranscriptOptions, 'from'> = {},
+  ): Promise<TranscriptPage> {
+    const { from = 0, view = 'full', ...range } =
+      typeof fromOrOptions === 'number' ? { ...options, from: fromOrOptions } : fromOrOptions;
     const store = await this.store.get();
     const conversationId = await store.findConversation(this.workflowId);
     if (!conversationId) {
+      // Runs that keep their transcript in memory are never compacted: both views are the same.
       const page = await this.handle.query(transcriptQuery, { from });
       return { ...page, next: page.from + page.messages.length };
     }
-    const page = await store.readMessages(conversationId, { from, ...options });
+    if (view === 'model') return await modelViewPage(store, conversationId, { from, ...range });
+    const page = await store.readMessages(conversationId, { from, ...range });
     return { from: page.from, next: page.next, total: page.total, messages: page.messages, conversationId };
   }
 
@@ -136,6 +157,53 @@ export class AgentHandle {
       return await target.executeUpdate(decideApprovalUpdate, { args: [decision] });
     } catch (error) {
       throw await approvalError(error, target, decision.approvalId);
+    }
+  }
+
+  /**
+   * Calls to client-side tools (tools without `execute`) waiting for a result, in this run and in
+   * every subagent below it, each with its input and the workflow it belongs to.
+   */
+  async pendingToolCalls(): Promise<AwaitedToolCall[]> {
+    return await treePendingToolCalls(this.client, this.workflowId);
+  }
+
+  /**
+   * Submits the result of a call to a client-side tool, as the AI SDK's `addToolOutput` does: the
+   * model sees `output` as the tool's result (checked against the tool's `outputSchema` when it has
+   * one). Tool call ids are not unique across a tree: a subagent's call is found among the tree's
+   * waiting calls, or named by `workflowId`. Rejects with a `CadreError` (`UnknownToolCall`,
+   * `ToolResultAlreadySubmitted`, `ToolCallClosed`, `InvalidToolOutput`, ...) that says why.
+   */
+  async submitToolResult(
+    toolCallId: string,
+    output: unknown,
+    options: { by?: string; workflowId?: string } = {},
+  ): Promise<AwaitedToolCall> {
+    return await this.submit({ toolCallId, output, ...(options.by ? { by: options.by } : {}) }, options.workflowId);
+  }
+
+  /** Reports that a client-side tool failed, as `addToolOutput({ state: 'output-error' })`: the model sees an error result. */
+  async submitToolError(
+    toolCallId: string,
+    errorText: string,
+    options: { by?: string; workflowId?: string } = {},
+  ): Promise<AwaitedToolCall> {
+    return await this.submit({ toolCallId, errorText, ...(options.by ? { by: options.by } : {}) }, options.workflowId);
+  }
+
+  /** One update to the run that waits for the call: `workflowId`, else the tree's run that has it, else this run (which refuses it). */
+  private async submit(submission: ToolResultSubmission, workflowId?: string): Promise<AwaitedToolCall> {
+    const targetId =
+      workflowId ??
+      (await this.pendingToolCalls().catch(() => [])).find((call) => call.toolCallId === submission.toolCallId)
+        ?.workflowId ??
+      this.workflowId;
+    const target = targetId === this.workflowId ? this.handle : this.client.workflow.getHandle(targetId);
+    try {
+      return await target.executeUpdate(submitToolResultUpdate, { args: [submission] });
+    } catch (error) {
+      throw await toolResultError(error, target, submission.toolCallId);
     }
   }
 

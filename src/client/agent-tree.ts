@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { ChildRun } from '../protocol/state-snapshot';
 import type { ApprovalRequest } from '../protocol/approval-types';
-import { childrenQuery, pendingApprovalsQuery } from '../protocol/definitions';
+import type { AwaitedToolCall } from '../protocol/client-tool-types';
+import { childrenQuery, pendingApprovalsQuery, pendingToolCallsQuery } from '../protocol/definitions';
 
 /** Workflow ids of a run and of its running subagents, recursively (the run first). */
 export async function runningTree(client: Client, rootWorkflowId: string): Promise<string[]> {
@@ -29,4 +30,26 @@ export async function treeApprovals(client: Client, rootWorkflowId: string): Pro
     ),
   );
   return lists.flat();
+}
+
+/**
+ * Every call to a client-side tool waiting for a result in the tree under `rootWorkflowId`; each
+ * names the workflow it belongs to. Runs on workers without client-side tools answer none.
+ */
+export async function treePendingToolCalls(client: Client, rootWorkflowId: string): Promise<AwaitedToolCall[]> {
+  const ids = await runningTree(client, rootWorkflowId);
+  const lists = await Promise.all(
+    ids.map((id, index) =>
+      client.workflow
+        .getHandle(id)
+        .query(pendingToolCallsQuery)
+        .catch((error: unknown) => (index === 0 && !unknownQuery(error) ? Promise.reject(error) : [])),
+    ),
+  );
+  return lists.flat();
+}
+
+/** True for the error of a run whose workflow code has no such query (started on an older worker). */
+function unknownQuery(error: unknown): boolean {
+  return error instanceof Error && /unknown query|did not register a handler/i.test(error.message);
 }

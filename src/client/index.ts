@@ -3,7 +3,13 @@
  * the conversation store readers, never the worker or its native code.
  */
 export { AgentClient } from './agent-client';
-export type { AgentClientOptions, AgentReference, OutputOfAgent, StartAgentOptions } from './agent-client';
+export type {
+  AgentClientOptions,
+  AgentReference,
+  CallOptionsOfAgent,
+  OutputOfAgent,
+  StartAgentOptions,
+} from './agent-client';
 export type { AgentPrompt } from './prompt-input';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';

@@ -1,6 +1,6 @@
 import type { UIMessage, UserContent, UserModelMessage } from 'ai';
 import { CadreError } from '../errors';
-import { maxPromptContentBytes, promptContentBytes, type PromptPart } from '../protocol/prompt-content';
+import { maxPromptContentBytes, promptContentBytes, type PromptPart, promptText } from '../protocol/prompt-content';
 
 /**
  * What `start` and `run` take as a user message: text, the AI SDK's user content (text, image and
@@ -14,11 +14,17 @@ export interface PromptInput {
   promptContent?: PromptPart[];
 }
 
+/** Options of `promptInput` and `messageInput`. */
+export interface PromptInputOptions {
+  /** Refuse content over `maxPromptContentBytes` (default); false when the caller stores large parts (`storeLargeParts`). */
+  sizeLimit?: boolean;
+}
+
 /**
  * Turns a prompt into workflow input: binary data to base64, URLs to strings. Content over
  * `maxPromptContentBytes` is refused with an error that says to send such files by URL.
  */
-export function promptInput(prompt: AgentPrompt | undefined): PromptInput {
+export function promptInput(prompt: AgentPrompt | undefined, options: PromptInputOptions = {}): PromptInput {
   if (prompt === undefined) return {};
   const content = typeof prompt === 'object' && !Array.isArray(prompt) ? contentOf(prompt) : prompt;
   if (typeof content === 'string') return { prompt: content };
@@ -28,7 +34,7 @@ export function promptInput(prompt: AgentPrompt | undefined): PromptInput {
     return { ...part, data: dataString(part.data, `file (${part.mediaType})`) };
   });
   const bytes = promptContentBytes(parts);
-  if (bytes > maxPromptContentBytes) {
+  if (options.sizeLimit !== false && bytes > maxPromptContentBytes) {
     throw new CadreError(
       'PromptTooLarge',
       `The prompt carries ${bytes} bytes of inline content (base64 included), more than the ${maxPromptContentBytes} ` +
@@ -37,6 +43,37 @@ export function promptInput(prompt: AgentPrompt | undefined): PromptInput {
     );
   }
   return { promptContent: parts };
+}
+
+/** A user message as the `sendMessage` signal carries it: its text, and its parts when it has more than text. */
+export interface MessageInput {
+  text: string;
+  content?: PromptPart[];
+}
+
+/**
+ * Turns a message for a running session into the `sendMessage` signal's input: the same inputs,
+ * and the same size check (see `options`), as a prompt. An empty message (no text, no parts) is refused.
+ */
+export function messageInput(message: AgentPrompt, options: PromptInputOptions = {}): MessageInput {
+  if (typeof message === 'string') {
+    if (message.trim().length === 0)
+      throw new TypeError(`A message must be a non-empty string; got ${JSON.stringify(message)}.`);
+    return { text: message };
+  }
+  if (message === null || typeof message !== 'object') {
+    throw new TypeError(
+      `A message must be text, content parts, a user ModelMessage or a user UIMessage; got ${describe(message)}.`,
+    );
+  }
+  const input = promptInput(message, options);
+  if (input.prompt !== undefined) return messageInput(input.prompt);
+  const content = input.promptContent ?? [];
+  const text = promptText(content);
+  if (content.length === 0) {
+    throw new TypeError('A message needs at least one part (text, image or file); got none.');
+  }
+  return { text, content };
 }
 
 /** A message's content; a `UIMessage`'s text and file parts (a file's `url`, often a data URL, is its data). */

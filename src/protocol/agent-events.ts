@@ -15,6 +15,10 @@ export type AgentEventBody =
     }
   | { type: 'approval-requested'; approvalId: string; toolName: string; input: unknown; reason?: string }
   | { type: 'approval-decided'; approvalId: string; approved: boolean; by: string; reason?: string }
+  /** A call to a client-side tool (no `execute`) waits for `submitToolResult`; `input` is whole. */
+  | { type: 'tool-result-awaited'; toolCallId: string; toolName: string; input: unknown }
+  /** A client submitted the result of an awaited call; a `tool-result` event follows. */
+  | { type: 'tool-result-submitted'; toolCallId: string; toolName: string; by: string; isError?: boolean }
   | {
       type: 'subagent-started';
       childWorkflowId: string;

@@ -6,6 +6,7 @@ import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './state
 import type { EventPage } from './agent-events';
 import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
+import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types';
 
 /** The workflow type of every agent run, root or subagent: clients start it by this name. */
 export const agentWorkflowType = 'agentWorkflow';
@@ -14,7 +15,8 @@ export const agentWorkflowType = 'agentWorkflow';
 export type AgentMode = 'task' | 'session';
 
 /** Where a run stands; also the value of the `CadreStatus` search attribute. */
-export type AgentStatus = 'starting' | 'running' | 'awaiting-approval' | 'idle' | 'completed' | 'failed' | 'cancelled';
+export type AgentStatus =
+  'starting' | 'running' | 'awaiting-approval' | 'awaiting-tool-result' | 'idle' | 'completed' | 'failed' | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
 export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted';
@@ -71,6 +73,8 @@ export interface TranscriptPage {
   conversationId?: string;
   /** Index after the last message of the page: pass it as `from` to read on. */
   next?: number;
+  /** The model view only: stored messages before this index are replaced by message 0 (a summary, or a note that they were dropped). */
+  compactedBefore?: number;
 }
 
 /** The run's state at a glance, for clients, the CLI and tests. */
@@ -86,6 +90,8 @@ export interface AgentStatusReport {
   lastStopReason?: StopReason;
   lastError?: string;
   pendingApprovals: number;
+  /** Calls to client-side tools waiting for `submitToolResult` (absent from runs on older workers). */
+  pendingToolResults?: number;
   usage: TokenUsage;
 }
 
@@ -122,6 +128,10 @@ export const decideApprovalUpdate = defineUpdate<ApprovalRequest, [ApprovalDecis
 export const pendingApprovalsQuery = defineQuery<ApprovalRequest[]>('pendingApprovals');
 /** Every approval request of the run with its decision, and refused decisions. */
 export const approvalsQuery = defineQuery<ApprovalsReport>('approvals');
+/** Answers a call to a client-side tool (no `execute`); unknown, answered, closed calls and invalid outputs fail the update. */
+export const submitToolResultUpdate = defineUpdate<AwaitedToolCall, [ToolResultSubmission]>('submitToolResult');
+/** Calls to client-side tools waiting for a result, with the input to run them with. */
+export const pendingToolCallsQuery = defineQuery<AwaitedToolCall[]>('pendingToolCalls');
 /** The run's events from sequence number `from`; `handle.stream()` follows a whole tree with it. */
 export const eventsQuery = defineQuery<EventPage, [{ from?: number }?]>('events');
 /** The subagent runs this run started, with their state. */

@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolApprovalResponse, ToolResultPart } from 'ai';
+import type { InboxMessage } from './prompt-content';
 
 /** A message an activity recorded in the store under `key` (a model step's assistant message). */
 export interface StoredMessageRef {
@@ -19,12 +20,18 @@ export interface PendingToolMessage {
   content: Array<ToolResultPart | ToolApprovalResponse | StoredToolResultPart>;
 }
 
+/** A user message whose parts may be references to prompt parts a client stored (see `StoredPromptPart`). */
+export interface PendingUserMessage {
+  role: 'user';
+  content: InboxMessage;
+}
+
 /**
  * A message the workflow has placed in the conversation but not yet written to the store:
  * a plain message (user turns, cancellation results), or references to what activities stored.
  * The next activity that writes resolves the references, so history carries keys, not content.
  */
-export type PendingMessage = ModelMessage | StoredMessageRef | PendingToolMessage;
+export type PendingMessage = ModelMessage | StoredMessageRef | PendingToolMessage | PendingUserMessage;
 
 /** Messages to write at index `from` of the conversation, in order. */
 export interface ConversationWrites {

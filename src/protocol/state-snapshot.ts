@@ -5,6 +5,7 @@ import type { PendingMessage } from './pending-message';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from './agent-events';
 import type { ApprovalsReport } from './approval-types';
+import type { AwaitedToolCall } from './client-tool-types';
 import type { StopReason } from './definitions';
 import type { StepCall } from './step-calls';
 
@@ -34,6 +35,8 @@ export interface AgentStateSnapshot {
   lastOutput?: unknown;
   ended: boolean;
   approvals: ApprovalsReport;
+  /** Calls to client-side tools and their results' record (absent when the run made none). */
+  awaitedCalls?: AwaitedToolCall[];
   activationStart: number;
   children: ChildRun[];
   /** Children started in the whole run (absent in older snapshots: every child was kept). */

@@ -1,6 +1,8 @@
 import type { ModelMessage } from 'ai';
+import type { ContextCompaction } from '../protocol/context-window';
 import type { MemoryFacts } from './memory-facts';
 import type { MemoryFiles } from './memory-files';
+import type { PromptParts } from './prompt-parts';
 
 /**
  * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
@@ -77,6 +79,17 @@ export interface ConversationStore {
   putRecord(conversationId: string, key: string, value: unknown): Promise<unknown>;
   /** The value recorded under `key`, or undefined. */
   getRecord(conversationId: string, key: string): Promise<unknown>;
+  /**
+   * Records a context compaction once per end index (`end`); returns the one stored first. The
+   * messages stay: a compaction only says what replaces `[0, end)` in the model's view.
+   */
+  putCompaction(conversationId: string, compaction: ContextCompaction): Promise<ContextCompaction>;
+  /** The latest compaction whose `end` is at most `atMost` (default: any), or undefined. */
+  readCompaction(conversationId: string, atMost?: number): Promise<ContextCompaction | undefined>;
+  /** Every compaction of the conversation, oldest first. */
+  listCompactions(conversationId: string): Promise<ContextCompaction[]>;
+  /** Large prompt parts (images, files) by content hash, written by clients and read by model steps. */
+  readonly promptParts: PromptParts;
   /** Agents' memory files, per scope, changed exactly once per tool call. */
   readonly memory: MemoryFiles;
   /** Facts agents remember per scope, found again by full-text search (the built-in memory provider). */

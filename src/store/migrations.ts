@@ -142,6 +142,52 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       ],
     },
   },
+  {
+    version: 4,
+    description: 'context compactions: what replaced the oldest messages in the model view',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_compactions (
+          conversation_id TEXT NOT NULL,
+          end_idx INTEGER NOT NULL,
+          start_idx INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, end_idx)
+        )`,
+      ],
+      postgres: [
+        `CREATE TABLE cadre_compactions (
+          conversation_id TEXT NOT NULL,
+          end_idx INTEGER NOT NULL,
+          start_idx INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, end_idx)
+        )`,
+      ],
+    },
+  },
+  {
+    version: 5,
+    description: 'large prompt parts (images and files) by content hash, kept out of workflow history',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_prompt_parts (
+          id TEXT PRIMARY KEY,
+          bytes INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        )`,
+      ],
+      postgres: [
+        `CREATE TABLE cadre_prompt_parts (
+          id TEXT PRIMARY KEY,
+          bytes INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`,
+      ],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

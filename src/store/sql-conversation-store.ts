@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { ContextCompaction } from '../protocol/context-window';
 import {
   type ConversationRef,
   type ConversationStore,
@@ -10,6 +11,7 @@ import {
 } from './conversation-store';
 import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
+import { type PromptParts, SqlPromptParts } from './prompt-parts';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreConsistencyError } from './store-errors';
 
@@ -45,6 +47,8 @@ export class SqlConversationStore implements ConversationStore {
   readonly memory: MemoryFiles;
   /** Remembered facts with full-text search, in the same database. */
   readonly memoryFacts: MemoryFacts;
+  /** Large prompt parts by content hash, in the same database. */
+  readonly promptParts: PromptParts;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -55,6 +59,7 @@ export class SqlConversationStore implements ConversationStore {
   ) {
     this.memory = new SqlMemoryFiles(driver);
     this.memoryFacts = new SqlMemoryFacts(driver);
+    this.promptParts = new SqlPromptParts(driver);
   }
 
   /** The store's address with any password hidden. */
@@ -196,6 +201,42 @@ export class SqlConversationStore implements ConversationStore {
       [conversationId, key],
     );
     return row ? (JSON.parse(row.json) as unknown) : undefined;
+  }
+
+  /** Records a compaction once per end index; returns the one stored first. */
+  async putCompaction(conversationId: string, compaction: ContextCompaction): Promise<ContextCompaction> {
+    requireIndex(compaction.start, `start of a compaction of conversation '${conversationId}'`);
+    requireIndex(compaction.end, `end of a compaction of conversation '${conversationId}'`);
+    if (compaction.end <= compaction.start) {
+      throw new StoreConsistencyError(
+        `A compaction of conversation '${conversationId}' must cover at least one message; got start ${compaction.start} and end ${compaction.end}.`,
+      );
+    }
+    await this.driver.query(
+      'INSERT INTO cadre_compactions (conversation_id, end_idx, start_idx, json) VALUES ($1, $2, $3, $4) ON CONFLICT (conversation_id, end_idx) DO NOTHING',
+      [conversationId, compaction.end, compaction.start, toJson(compaction)],
+    );
+    const stored = await this.readCompaction(conversationId, compaction.end);
+    if (!stored) throw new StoreConsistencyError(`The compaction of conversation '${conversationId}' was not stored.`);
+    return stored;
+  }
+
+  /** The latest compaction whose end is at most `atMost`, or undefined. */
+  async readCompaction(conversationId: string, atMost = Number.MAX_SAFE_INTEGER): Promise<ContextCompaction | undefined> {
+    const [row] = await this.driver.query<{ json: string }>(
+      'SELECT json FROM cadre_compactions WHERE conversation_id = $1 AND end_idx <= $2 ORDER BY end_idx DESC LIMIT 1',
+      [conversationId, Math.min(atMost, 2_147_483_647)],
+    );
+    return row ? (JSON.parse(row.json) as ContextCompaction) : undefined;
+  }
+
+  /** Every compaction of the conversation, oldest first. */
+  async listCompactions(conversationId: string): Promise<ContextCompaction[]> {
+    const rows = await this.driver.query<{ json: string }>(
+      'SELECT json FROM cadre_compactions WHERE conversation_id = $1 ORDER BY end_idx',
+      [conversationId],
+    );
+    return rows.map((row) => JSON.parse(row.json) as ContextCompaction);
   }
 
   /** How many messages the conversation holds in its own rows (its fork prefix excluded): a fork copies nothing. */

@@ -7,6 +7,7 @@ import { createActivities } from '../activities/create-activities';
 import { TranscriptCache } from '../activities/transcript-cache';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
+import { McpClients } from '../activities/mcp-clients';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
 import { withMemoryTool } from '../memory/with-memory';
@@ -117,12 +118,15 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ? undefined
     : await connectOrExplain(temporal, () => NativeConnection.connect(connectionOptions));
   const connection = options.connection ?? ownedConnection;
+  // One connection per MCP server for the whole worker, opened by the first activity that needs it.
+  const mcp = new McpClients();
   const activities = createActivities({
     agents,
     models,
     transcripts,
     conversations,
     signer,
+    mcp,
     searchAttributes: await searchAttributesRegistered(client, namespace),
   });
   const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
@@ -178,6 +182,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         await Promise.all(others);
       }
     } finally {
+      // MUTANT await mcp.close();
       await ownedConnection?.close();
       await ownedClientConnection?.close();
       await ownedStore?.close();

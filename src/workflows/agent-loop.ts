@@ -16,13 +16,22 @@ import type { AgentWorkflowInput } from '../protocol/definitions';
 import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
 import { faultPatches } from './fault-patches';
+import { isPatched } from './patch-baseline';
+import { contextWindowPatches } from './context-window-patches';
+import type { CompactContextRequest, PreviousPrompt } from '../protocol/context-window';
 import { ToolActivities } from './tool-activities';
+import { runEndRequest } from './store-writes';
+import type { WrittenRunEnd } from '../protocol/run-end';
+import { awaitClientResult } from './client-tools';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
+
+/** Compactions one step may ask for before the activation fails (each one covers more messages). */
+const maxCompactionsPerStep = 3;
 
 /** Error types that make a model step fail at once instead of retrying. */
 export const nonRetryableModelErrors = ['ProviderRequestRejected', 'ConfigurationError'];
@@ -33,6 +42,12 @@ export const nonRetryableModelErrors = ['ProviderRequestRejected', 'Configuratio
  */
 export class AgentLoop {
   private stepsThisRun = 0;
+  /** What the run's last model step wrote of the run's end (task mode), so the end has nothing left to commit. */
+  writtenRunEnd?: WrittenRunEnd;
+  /** The last step's prompt and its provider usage, for the next step's context estimate (agents with `contextWindow`). */
+  private previousPrompt?: PreviousPrompt;
+  /** Compactions before the current step, so a step that still does not fit stops instead of looping. */
+  private compactionsThisStep = 0;
   private readonly model;
   private readonly tools: ToolActivities;
 
@@ -68,6 +83,7 @@ export class AgentLoop {
       const stepNumber = state.steps + 1;
       const promptLength = state.conversation.length;
       const writes = state.storeWrites();
+      const runEnd = runEndRequest(this.input, state);
       let step: RunModelStepResult;
       try {
         step = await this.model.runModelStep.executeWithOptions(
@@ -91,6 +107,8 @@ export class AgentLoop {
               ...(this.input.rootWorkflowId !== workflowInfo().workflowId
                 ? { rootWorkflowId: this.input.rootWorkflowId }
                 : {}),
+              ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
+              ...(runEnd ? { runEnd } : {}),
               ...writes,
             },
           ],
@@ -109,8 +127,20 @@ export class AgentLoop {
         );
         return 'settled';
       }
+      // Only agents with a contextWindow get such a step (the model was not called): compact, then step again.
+      if (step.compactContext && patched(contextWindowPatches.compaction)) {
+        if ((await this.compact(step.compactContext, stepNumber)) === 'settled') return 'settled';
+        continue;
+      }
+      this.compactionsThisStep = 0;
+      this.previousPrompt = step.context
+        ? { ...step.context, length: promptLength, inputTokens: step.usage.inputTokens }
+        : undefined;
       state.recordModelStep(step);
       if (step.toolCalls.length === 0 && step.rejectedCalls.length === 0) {
+        if (runEnd && step.wroteRunEnd) {
+          this.writtenRunEnd = { ...runEnd, from: promptLength, step: stepNumber, text: step.text };
+        }
         state.closeActivation('completed');
         return 'settled';
       }
@@ -126,6 +156,56 @@ export class AgentLoop {
     }
     state.closeActivation('max-steps');
     return 'settled';
+  }
+
+  /**
+   * Runs the `compactContext` activity a step asked for: a summary of the older messages, recorded
+   * in the store, that the step's model sees in their place. A failure ends the activation.
+   */
+  private async compact(request: CompactContextRequest, stepNumber: number): Promise<ActivationOutcome | 'compacted'> {
+    const { state, spec } = this;
+    const conversation = state.conversation.ref;
+    const count = request.end - request.start;
+    this.compactionsThisStep += 1;
+    if (!conversation || this.compactionsThisStep > maxCompactionsPerStep) {
+      state.closeActivation(
+        'failed',
+        `Model step ${stepNumber} of agent '${spec.name}' still passes its contextWindow after ${maxCompactionsPerStep} compactions. ` +
+          'Raise contextWindow.maxTokens or lower contextWindow.summaryMaxTokens.',
+      );
+      return 'settled';
+    }
+    try {
+      await this.model.compactContext.executeWithOptions(
+        { summary: `compact context (${count} message${count === 1 ? '' : 's'} -> summary)` },
+        [
+          {
+            ...request,
+            agent: spec.name,
+            modelRoute: spec.modelRoute,
+            workflowId: workflowInfo().workflowId,
+            conversation,
+            step: stepNumber,
+            maximumAttempts: spec.modelRetry.maximumAttempts,
+          },
+        ],
+      );
+      this.previousPrompt = undefined;
+      return 'compacted';
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      if (failureType(error) === 'StoreUnavailable') {
+        // The store stayed down through every attempt: wait, and let the step ask again (an outage is no attempt).
+        this.compactionsThisStep -= 1;
+        await sleep('10 seconds');
+        return 'compacted';
+      }
+      state.closeActivation(
+        'failed',
+        `Compacting the context before model step ${stepNumber} of agent '${spec.name}' failed: ${describeFailure(error)}`,
+      );
+      return 'settled';
+    }
   }
 
   /**
@@ -165,13 +245,14 @@ export class AgentLoop {
 
   /** Answers one allowed call: a runtime tool or a subagent in the workflow, any other tool in an activity. */
   private async answer(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
+    if (call.clientSide) return await awaitClientResult(this.state, call, () => this.publishWaiting());
     try {
       if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
       if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
     } catch (error) {
       // A child that closed meanwhile must not fail the parent: the model reads what happened.
       if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
-      if (!patched(faultPatches.runtimeToolErrors)) throw error;
+      if (!isPatched(faultPatches.runtimeToolErrors)) throw error;
       return {
         output: {
           type: 'error-text',
@@ -217,7 +298,7 @@ export class AgentLoop {
       else await condition(decided);
     } catch (error) {
       // Interrupted or cancelled: the request leaves the pending list (and the search attribute).
-      if (isCancellation(error) && patched(faultPatches.cancelledApprovals)) {
+      if (isCancellation(error) && isPatched(faultPatches.cancelledApprovals)) {
         book.cancel(
           approvalId,
           'the turn was interrupted or the run cancelled before a decision',
@@ -247,10 +328,18 @@ export class AgentLoop {
     return { approved: decision?.approved ?? false, reason: decision?.reason };
   }
 
-  /** Shows `awaiting-approval` while any request of the run is pending, `running` otherwise. */
+  /** Shows `awaiting-approval` while any request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise. */
   publishWaiting(): void {
     const pending = this.state.approvals.pending();
     if (pending.length === 0) {
+      const awaited = this.state.awaitedCalls.pending();
+      if (awaited.length > 0) {
+        this.status.publish(
+          'awaiting-tool-result',
+          `waiting for a client: ${awaited.map((call) => `${call.toolName} [${call.toolCallId}]`).join(', ')}`,
+        );
+        return;
+      }
       this.status.publish('running');
       return;
     }

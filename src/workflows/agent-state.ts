@@ -4,6 +4,7 @@ import type { PendingToolMessage } from '../protocol/pending-message';
 import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';
 import { ApprovalBook } from './approval-book';
+import { AwaitedCallBook } from './awaited-calls';
 import { Conversation } from './conversation';
 import { migrate } from './snapshot-migration';
 import {
@@ -31,6 +32,8 @@ export type ToolOutcome = { output: ToolResultPart['output'] } | { stored: Store
 export class AgentState {
   readonly inbox: InboxMessage[] = [];
   readonly approvals: ApprovalBook;
+  /** Calls to client-side tools waiting for (or given) a result from a client. */
+  readonly awaitedCalls: AwaitedCallBook;
   readonly children: ChildRun[];
   readonly events: EventLog;
   readonly conversation: Conversation;
@@ -58,6 +61,7 @@ export class AgentState {
     this.conversation = conversation;
     this.events = new EventLog(identity.workflowId, identity.depth, snapshot?.events, conversation.ref?.id);
     this.approvals = new ApprovalBook(snapshot?.approvals.requests, snapshot?.approvals.refusals);
+    this.awaitedCalls = new AwaitedCallBook(identity.workflowId, snapshot?.awaitedCalls);
     this.children = snapshot ? structuredCopy(snapshot.children) : [];
     if (!snapshot) return;
     this.inbox.push(...snapshot.inbox);
@@ -118,6 +122,8 @@ export class AgentState {
       ...(this.last.output !== undefined ? { lastOutput: this.last.output } : {}),
       lastError: this.last.error,
       approvals: { requests: this.approvals.requests, refusals: this.approvals.refusals },
+      // Only runs that called a client-side tool carry it, so other snapshots stay as they were.
+      ...(this.awaitedCalls.calls.length > 0 ? { awaitedCalls: this.awaitedCalls.calls } : {}),
       children: this.children,
       events: this.events.snapshot(),
     });
@@ -239,9 +245,12 @@ export class AgentState {
     this.last.output = step.output;
     if (step.text) this.events.emit({ type: 'text', step: this.counters.steps, text: step.text });
     this.openCalls = callsOf(step);
-    const inputs = new Map(step.toolCalls.map((call) => [call.toolCallId, call.input]));
+    const calls = new Map(step.toolCalls.map((call) => [call.toolCallId, call]));
     for (const call of this.openCalls) {
-      this.events.emit({ ...call, type: 'tool-call', input: shortInput(inputs.get(call.toolCallId)) });
+      const made = calls.get(call.toolCallId);
+      // A client runs a client-side tool with the input this event carries: it goes whole.
+      const input = made?.clientSide ? made.input : shortInput(made?.input);
+      this.events.emit({ ...call, type: 'tool-call', input });
     }
   }
 

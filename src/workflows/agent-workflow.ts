@@ -18,6 +18,7 @@ import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
 import { registerApprovalHandlers } from './approval-handlers';
+import { registerClientToolHandlers } from './client-tools';
 import {
   type AgentRunResult,
   type AgentStatusReport,
@@ -38,7 +39,8 @@ import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
-import { commitWrites, conversationOf } from './store-writes';
+import { commitWrites, conversationOf, writesPending } from './store-writes';
+import { openPatchBaseline } from './patch-baseline';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -62,6 +64,7 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
  * Handlers, the loop and subagents live in their own modules; this function wires them together.
  */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
+  openPatchBaseline();
   const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
   const state = AgentState.restore(input.state, identity, conversationOf(input));
   const activityQueue = agentActivityQueue(input.agent);
@@ -86,6 +89,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     () => loop?.publishWaiting(),
     () => described,
   );
+  registerClientToolHandlers(state, input.agent, activityQueue, () => loop?.publishWaiting());
   const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
   const report = new ParentReport(input, state);
@@ -176,14 +180,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
         ]);
       }
     }
-    if (spec.backgroundOnFinish === 'cancel') await children.cancelAll();
-    await children.closeIdle();
+    // Every await costs the sandbox a promise and its stack trace: the end awaits only what it has to do.
+    if (spec.backgroundOnFinish === 'cancel' && children.anyInBackground()) await children.cancelAll();
+    if (children.anyContinuable()) await children.closeIdle();
     const stopReason = state.lastStopReason ?? 'completed';
     state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
-    await commitWrites(state);
+    // A task run's last step wrote the end already: then nothing is left to commit.
+    if (writesPending(state, loop.writtenRunEnd)) await commitWrites(state);
     status.publish('completed');
-    await report.settled(true);
-    await condition(allHandlersFinished);
+    if (report.enabled) await report.settled(true);
+    if (!allHandlersFinished()) await condition(allHandlersFinished);
     return {
       text: state.lastText,
       stopReason,
@@ -230,6 +236,7 @@ async function describe(input: AgentWorkflowInput, activityQueue: string | undef
     return await describeAgentOn(activityQueue)({
       agent: input.agent,
       callOptions: input.callOptions,
+      ...(input.runtimeContext ? { runtimeContext: input.runtimeContext } : {}),
       overrides: input.overrides,
     });
   } catch (error) {
@@ -272,6 +279,7 @@ function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatus
     lastStopReason: state.lastStopReason,
     lastError: state.lastError,
     pendingApprovals: state.approvals.pending().length,
+    pendingToolResults: state.awaitedCalls.pending().length,
     usage: state.usage,
   };
 }

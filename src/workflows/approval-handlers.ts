@@ -1,4 +1,4 @@
-import { patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities, VerifyApprovalArgs, VerifyApprovalResult } from '../activities/types';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { AgentState } from './agent-state';
@@ -11,6 +11,7 @@ import {
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
 import { faultPatches } from './fault-patches';
+import { isPatched } from './patch-baseline';
 import { roundTripPatches } from './round-trip-patches';
 
 const { verifyApproval } = proxyActivities<AgentActivities>({
@@ -30,7 +31,7 @@ const local = proxyLocalActivities<AgentActivities>({
  * says so); a local activity otherwise (the secret stays on the worker). Older runs: an activity.
  */
 async function verify(args: VerifyApprovalArgs, spec: DescribedAgentSpec | undefined): Promise<VerifyApprovalResult> {
-  if (!patched(roundTripPatches.localApprovalVerification)) return await verifyApproval(args);
+  if (!isPatched(roundTripPatches.localApprovalVerification)) return await verifyApproval(args);
   const nothingToVerify =
     spec?.signsApprovals === false &&
     !args.requestSignature &&
@@ -56,7 +57,7 @@ export function registerApprovalHandlers(
   let previous: Promise<unknown> = Promise.resolve();
 
   function inArrivalOrder<T>(work: () => Promise<T>): Promise<T> {
-    if (!patched(faultPatches.orderedDecisions)) return work();
+    if (!isPatched(faultPatches.orderedDecisions)) return work();
     const turn = previous.then(work);
     previous = turn.catch(() => undefined);
     return turn;

@@ -9,7 +9,6 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   startChild,
   workflowInfo,
@@ -28,6 +27,7 @@ import {
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
 import { faultPatches } from './fault-patches';
+import { isPatched } from './patch-baseline';
 
 type Output = ToolResultPart['output'];
 
@@ -101,11 +101,13 @@ export class ChildRuns {
       return await this.awaitSettlement(child);
     }
     try {
-      const result = await executeChild(agentWorkflowType, {
+      const result = (await executeChild(agentWorkflowType, {
         ...how.options,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-      });
-      return await this.outputOf(child, result as AgentRunResult, how.mapsOutputFor);
+      })) as AgentRunResult;
+      const output = this.outputOf(child, result);
+      if (how.mapsOutputFor === undefined || result.stopReason !== 'completed') return output;
+      return await this.mappedOutput(child, result, how.mapsOutputFor);
     } catch (error) {
       // This run itself is being cancelled or interrupted: the child was cancelled with it.
       if (CancellationScope.current().consideredCancelled) {
@@ -171,7 +173,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(job.workflowId).cancel();
     } catch (error) {
       // The job closed between the check and the cancel: its settlement is on its way.
-      if (isCancellation(error) || !patched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
       return {
         type: 'error-text',
         value: `Error: job ${jobId} could not be killed: it closed meanwhile (${describeFailure(error)}). Call job_output to read how it ended.`,
@@ -197,7 +199,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(child.workflowId).signal(sendMessageSignal, { text: message });
     } catch (error) {
       // The child closed between the check and the signal: nothing will answer this message.
-      if (isCancellation(error) || !patched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
       child.working = working;
       return {
         type: 'error-text',
@@ -213,6 +215,16 @@ export class ChildRuns {
       (child) =>
         child.status === 'running' && (child.mode === 'job' || (child.mode === 'continuable' && child.working)),
     );
+  }
+
+  /** True while a job or continuable child runs (a foreground child runs only inside its call). */
+  anyInBackground(): boolean {
+    return this.state.children.some((child) => child.status === 'running' && child.mode && child.mode !== 'foreground');
+  }
+
+  /** True while a continuable child's session is open. */
+  anyContinuable(): boolean {
+    return this.state.children.some((child) => child.status === 'running' && child.mode === 'continuable');
   }
 
   /** Cancels every running job and continuable child (the parent is cancelled, or finishes with `cancel`). */
@@ -254,7 +266,8 @@ export class ChildRuns {
     return settledOutput(child);
   }
 
-  private async outputOf(child: ChildRun, result: AgentRunResult, mapsOutputFor?: string): Promise<Output> {
+  /** Records how a foreground child ended and returns its text, or the `Error:` form when it did not complete. */
+  private outputOf(child: ChildRun, result: AgentRunResult): Output {
     child.status = childStatusOf(result.stopReason);
     this.finished(child, result.stopReason);
     if (result.stopReason !== 'completed') {
@@ -264,7 +277,11 @@ export class ChildRuns {
           : `The subagent stopped after ${result.steps} steps.`;
       return errorOutput(result.stopReason, diagnostics, result.text);
     }
-    if (mapsOutputFor === undefined) return { type: 'text', value: result.text };
+    return { type: 'text', value: result.text };
+  }
+
+  /** A completed child's result as the entry's `toModelOutput` maps it, in an activity (user code). */
+  private async mappedOutput(child: ChildRun, result: AgentRunResult, mapsOutputFor: string): Promise<Output> {
     const mapped = await this.mapSubagentOutput({
       agent: mapsOutputFor,
       toolName: child.toolName,

@@ -1,6 +1,6 @@
 /**
  * `cadre/workflows`: the agent workflow (bundled by the worker; sandbox-safe) and every name a
- * client in any language needs: its type, signals, queries, the update and search attributes.
+ * client in any language needs: its type, signals, queries, the updates and search attributes.
  * Only `agentWorkflow` is a function here: the worker registers every exported function as a workflow.
  */
 export { agentWorkflow } from './agent-workflow';
@@ -14,9 +14,11 @@ export {
   eventsQuery,
   interruptSignal,
   pendingApprovalsQuery,
+  pendingToolCallsQuery,
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
+  submitToolResultUpdate,
   transcriptQuery,
   type AgentMode,
   type AgentRunResult,

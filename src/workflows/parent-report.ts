@@ -12,6 +12,11 @@ export class ParentReport {
     private readonly state: AgentState,
   ) {}
 
+  /** True when the run reports to a parent (background and continuable children). */
+  get enabled(): boolean {
+    return this.input.reportTo !== undefined;
+  }
+
   /** Tells the parent that the last activation settled; `closed` when this run ends. */
   async settled(closed: boolean, error?: string): Promise<void> {
     if (!this.input.reportTo) return;

@@ -7,4 +7,19 @@ export const roundTripPatches = {
   subagentSpecFromParent: 'cadre-subagent-spec-from-parent',
   /** Approval verification runs in the workflow when there is nothing to verify, else as a local activity. */
   localApprovalVerification: 'cadre-local-approval-verification',
+  /**
+   * A task-mode run's last model step (no tool calls) writes the run's end itself: its message and
+   * the `text` and `run-finished` events. The run then ends with no `commitConversation` activity.
+   */
+  finalStepWritesRunEnd: 'cadre-final-step-writes-run-end',
+  /**
+   * A parent starts its children with `CadreStatus` `running`, and a run upserts its status only
+   * when it differs from the search attributes it started with (children, continue-as-new).
+   */
+  statusFromStart: 'cadre-status-from-start',
+  /**
+   * One marker for every patch before it (see `patch-baseline.ts`): a run that records it takes
+   * them all as present without a marker (and a `TemporalChangeVersion` upsert) for each.
+   */
+  baseline: 'cadre-patch-baseline-1',
 } as const;

@@ -8,6 +8,8 @@ import {
   initialSearchAttributes,
   pendingApprovalsKey,
 } from '../protocol/search-attributes';
+import { isPatched } from './patch-baseline';
+import { roundTripPatches } from './round-trip-patches';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -24,7 +26,13 @@ export class StatusPublisher {
   constructor(
     private readonly state: AgentState,
     private readonly input: AgentWorkflowInput,
-  ) {}
+  ) {
+    // What the run started with is published already: a child its parent started `running`, a continued run its last status.
+    if (!this.startedWithAttributes || !isPatched(roundTripPatches.statusFromStart)) return;
+    const attributes = workflowInfo().typedSearchAttributes;
+    this.published = attributes.get(agentStatusKey) as AgentStatus | undefined;
+    this.publishedPending = attributes.get(pendingApprovalsKey) ?? 0;
+  }
 
   /** True when the run's search attributes are kept up to date (children get theirs at start too). */
   get searchAttributesEnabled(): boolean {

@@ -1,4 +1,4 @@
-import { patched, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
@@ -8,9 +8,10 @@ import type { ModelToolCall } from '../activities/types';
 import type { AgentState } from './agent-state';
 import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
-import { initialSearchAttributes } from '../protocol/search-attributes';
+import { agentStatusKey, initialSearchAttributes } from '../protocol/search-attributes';
 import { oneLine } from '../protocol/text-preview';
 import { roundTripPatches } from './round-trip-patches';
+import { isPatched } from './patch-baseline';
 
 type Output = ToolResultPart['output'];
 
@@ -34,13 +35,16 @@ export class SubagentRunner {
     return Object.hasOwn(this.spec.subagents ?? {}, toolName);
   }
 
-  /** Runs the child for one call and returns what the parent's model sees. */
-  async run(call: ModelToolCall): Promise<Output> {
+  /**
+   * Runs the child for one call and returns what the parent's model sees. Not `async`: the promise
+   * is the child's own, as every promise costs the sandbox a stack trace.
+   */
+  run(call: ModelToolCall): Promise<Output> {
     const entry = this.spec.subagents?.[call.toolName] as SubagentSpec;
     // The model-step activity checked the arguments against this entry's schema (the AI SDK does).
     const args = (call.input ?? {}) as Record<string, unknown>;
     const refusal = this.refusal(call.toolName, entry, args);
-    if (refusal) return { type: 'error-text', value: refusal };
+    if (refusal) return Promise.resolve({ type: 'error-text', value: refusal });
     const depth = (this.input.depth ?? 0) + 1;
     const task = String(args.task ?? '');
     const parentId = workflowInfo().workflowId;
@@ -78,19 +82,28 @@ export class SubagentRunner {
       args: [childInput] as [AgentWorkflowInput],
       staticSummary: `${entry.agent} (subagent '${call.toolName}' of ${this.spec.name}, depth ${depth}): ${oneLine(task, 100)}`,
       ...(this.searchAttributesEnabled
-        ? { typedSearchAttributes: initialSearchAttributes(entry.agent, depth, rootWorkflowId) }
+        ? { typedSearchAttributes: this.childAttributes(entry.agent, depth, rootWorkflowId) }
         : {}),
     };
-    return await this.children.start(child, {
+    return this.children.start(child, {
       options,
       background,
       ...(entry.mapsOutput ? { mapsOutputFor: this.spec.name } : {}),
     });
   }
 
+  /** A child's first search attributes: `running` at once, as this run starts it, so its first status needs no upsert. */
+  private childAttributes(agent: string, depth: number, rootWorkflowId: string) {
+    const attributes = initialSearchAttributes(agent, depth, rootWorkflowId);
+    if (!isPatched(roundTripPatches.statusFromStart)) return attributes;
+    return attributes.map((attribute) =>
+      attribute.key === agentStatusKey ? { key: agentStatusKey, value: 'running' } : attribute,
+    );
+  }
+
   /** The child's spec from this run's table, so its first step needs no `describeAgent` round trip. */
   private childSpec(agent: string, overrides: AgentWorkflowInput['overrides']): Pick<AgentWorkflowInput, 'spec'> {
-    if (!patched(roundTripPatches.subagentSpecFromParent)) return {};
+    if (!isPatched(roundTripPatches.subagentSpecFromParent)) return {};
     const spec = childSpecFrom(this.spec as DescribedAgentSpec, agent, overrides);
     return spec ? { spec } : {};
   }

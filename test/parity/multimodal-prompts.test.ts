@@ -1,6 +1,5 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineAgent } from '../../src/agents/define-agent';
-import { maxPromptContentBytes } from '../../src/protocol/prompt-content';
 import { sendMessageSignal } from '../../src/protocol/definitions';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel } from '../helpers/scripted-model';
@@ -87,10 +86,4 @@ describe('prompts beyond text', () => {
     await handle.end();
   });
 
-  it('refuses a prompt with more inline content than a message may carry, and says to send a URL', async () => {
-    const large = new Uint8Array(maxPromptContentBytes);
-    await expect(
-      env.client.start('vision', { prompt: [{ type: 'image', image: large, mediaType: 'image/png' }] }),
-    ).rejects.toThrow(/more than the 262144 .*Send large images and files as URLs/s);
-  });
 });

@@ -254,6 +254,24 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       expect(await store.getRecord(freshId('records'), 'step-1')).toBeUndefined();
     });
 
+    test('records a context compaction once per end index and reads the latest one up to a length', async () => {
+      const id = await conversationWith(texts(12, 'turn'), 'compactions');
+      expect(await store.readCompaction(id)).toBeUndefined();
+      const first = { start: 0, end: 4, strategy: 'summarize' as const, summary: 'first four', step: 3, estimatedTokens: 900 };
+      expect(await store.putCompaction(id, first)).toEqual(first);
+      expect(await store.putCompaction(id, { ...first, summary: 'a retry' })).toEqual(first);
+      const second = { start: 4, end: 9, strategy: 'drop-oldest' as const, step: 7, estimatedTokens: 950 };
+      await (await openAnother()).putCompaction(id, second);
+      expect(await store.readCompaction(id)).toEqual(second);
+      expect(await store.readCompaction(id, 8)).toEqual(first);
+      expect(await store.readCompaction(id, 3)).toBeUndefined();
+      expect(await store.listCompactions(id)).toEqual([first, second]);
+      expect(await store.listCompactions(freshId('unknown'))).toEqual([]);
+      await expect(store.putCompaction(id, { ...second, start: 9 })).rejects.toThrow(/at least one message/);
+      // The messages stay: a compaction only changes what the model sees.
+      expect((await store.readMessages(id)).total).toBe(12);
+    });
+
     test('two store instances on one database see each other’s writes', async () => {
       const other = await openAnother();
       const id = freshId('shared');

@@ -22,11 +22,9 @@ describe('defineAgent', () => {
     );
   });
 
-  it('rejects a tool without execute', () => {
+  it('accepts a tool without execute: a client-side tool whose result a client submits', () => {
     const search = tool({ description: 'x', inputSchema: z.object({}) });
-    expect(() => defineAgent({ name: 'a', tools: { search } })).toThrow(
-      "Tool 'search' of agent 'a' has no execute function.",
-    );
+    expect(defineAgent({ name: 'a', tools: { search } }).tools?.search).toBe(search);
   });
 });
 

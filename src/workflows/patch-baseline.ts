@@ -1,0 +1,49 @@
+import { patched } from '@temporalio/workflow';
+import { faultPatches } from './fault-patches';
+import { roundTripPatches } from './round-trip-patches';
+
+/**
+ * Patch id of the conversation store. Runs that started before it keep their transcript in
+ * workflow memory until they continue as new; every run since keeps it in the store.
+ */
+export const conversationStorePatch = 'cadre-conversation-store';
+
+/**
+ * Patch id of per-agent activity queues. Runs that started before it keep scheduling their
+ * activities on the workflow's own queue; every run since uses the agent's queue.
+ */
+export const agentTaskQueuePatch = 'cadre-agent-task-queues';
+
+/**
+ * The patches the baseline marker stands for. Each `patched()` of a new run records a marker and
+ * upserts `TemporalChangeVersion` (a visibility write on the server), so a run started today
+ * records one marker for all of them. A patch added later gets its own `patched()` call until a
+ * new baseline id lists it too.
+ */
+export const baselinePatches: ReadonlySet<string> = new Set([
+  conversationStorePatch,
+  agentTaskQueuePatch,
+  ...Object.values(faultPatches),
+  roundTripPatches.subagentSpecFromParent,
+  roundTripPatches.localApprovalVerification,
+  roundTripPatches.finalStepWritesRunEnd,
+  roundTripPatches.statusFromStart,
+]);
+
+// Module state is per run: the worker's sandbox gives every workflow run its own module instances.
+let baselinePresent: boolean | undefined;
+
+/**
+ * Decides once, as the run's first command, whether it records the baseline. A history recorded
+ * before the baseline replays without it (false here), and its patches are asked one by one, as
+ * they were recorded. Must run before any {@link isPatched}.
+ */
+export function openPatchBaseline(): void {
+  baselinePresent = patched(roundTripPatches.baseline);
+}
+
+/** `patched(patchId)`, answered without a marker of its own in runs that recorded the baseline. */
+export function isPatched(patchId: string): boolean {
+  if (baselinePresent && baselinePatches.has(patchId)) return true;
+  return patched(patchId);
+}

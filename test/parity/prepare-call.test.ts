@@ -1,0 +1,128 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { stepCountIs, tool } from 'ai';
+import { z } from 'zod';
+import { defineAgent } from '../../src/agents/define-agent';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { callTool, lastToolResult, scriptedModel } from '../helpers/scripted-model';
+
+/** A search tool bound to one tenant: prepareCall builds it per request, so each tool call must find it again. */
+function searchFor(tenant: string) {
+  return tool({
+    description: `Searches the documents of ${tenant}`,
+    inputSchema: z.object({ query: z.string() }),
+    execute: async ({ query }) => `${tenant} results for ${query}`,
+  });
+}
+
+const paid: string[] = [];
+const tools = {
+  search: searchFor('nobody'),
+  pay: tool({
+    inputSchema: z.object({ amount: z.number() }),
+    execute: async ({ amount }) => {
+      paid.push(`paid ${amount}`);
+      return 'paid';
+    },
+  }),
+};
+
+const small = scriptedModel(['the small model never answers here'], 'small');
+const large = scriptedModel([callTool('search', { query: 'invoices' }), 'never: stopWhen ends the run'], 'large');
+const instanceModel = scriptedModel([(options) => ({ text: `instance saw ${lastToolResult(options) || 'no tools'}` })]);
+
+const tiers = defineAgent({
+  name: 'tiers',
+  model: 'test:small',
+  tools,
+  callOptionsSchema: z.object({ tenant: z.string(), tier: z.enum(['small', 'large']) }),
+  // A ToolLoopAgent-style prepareCall: the settings spread back, with what the request changes.
+  prepareCall: ({ options, ...settings }) => ({
+    ...settings,
+    model: `test:${options.tier}`,
+    tools: { search: searchFor(options.tenant) },
+    activeTools: ['search'],
+    stopWhen: stepCountIs(1),
+  }),
+});
+
+const byInstance = defineAgent({
+  name: 'by-instance',
+  tools,
+  prepareCall: () => ({ model: instanceModel }),
+});
+
+const misprepared = defineAgent({
+  name: 'misprepared',
+  model: scriptedModel([]),
+  tools,
+  prepareCall: () => ({ activeTools: ['refund' as 'pay'] }),
+});
+
+let env: AgentTestEnv;
+
+beforeAll(async () => {
+  env = await startAgentTestEnv([tiers, byInstance, misprepared], {
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted', models: { 'test:small': small, 'test:large': large } }),
+  });
+});
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** The JSON results of the run's completed activities, in history order. */
+async function activityResults(workflowId: string): Promise<string[]> {
+  const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? [])
+    .map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'));
+}
+
+describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
+  it("uses the model route, the tenant's own tool and the stop condition prepareCall chose, records them, and replays", async () => {
+    const handle = await env.client.start('tiers', {
+      prompt: 'find my invoices',
+      callOptions: { tenant: 'acme', tier: 'large' },
+    });
+    const result = await handle.result();
+    expect(result.steps).toBe(1);
+    expect(small.calls).toHaveLength(0);
+    expect(large.calls).toHaveLength(1);
+    expect(large.calls[0]?.tools?.map((entry) => entry.name)).toEqual(['search']);
+    const messages = [];
+    for await (const message of handle.messages()) messages.push(message);
+    expect(JSON.stringify(messages.at(-1))).toContain('acme results for invoices');
+    const [description] = await activityResults(handle.workflowId);
+    expect(JSON.parse(description ?? '{}')).toMatchObject({ modelRoute: 'test:large', toolNames: ['search'], maxSteps: 1000 });
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const summaries = (history.events ?? [])
+      .map((event) => event.userMetadata?.summary?.data)
+      .filter((data): data is Uint8Array => data instanceof Uint8Array)
+      .map((data) => JSON.parse(Buffer.from(data).toString('utf8')) as string);
+    expect(summaries).toContain('model step 1 (test:large)');
+    await expect(
+      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
+    ).resolves.toBeUndefined();
+  });
+
+  it('calls a model instance prepareCall returned, naming it provider:modelId in the spec', async () => {
+    const handle = await env.client.start('by-instance', { prompt: 'hello' });
+    expect((await handle.result()).text).toBe('instance saw no tools');
+    expect(instanceModel.calls).toHaveLength(1);
+    const [description] = await activityResults(handle.workflowId);
+    expect(JSON.parse(description ?? '{}')).toMatchObject({ modelRoute: 'cadre-test:scripted' });
+  });
+
+  it('fails the run at its start when prepareCall names an active tool the agent does not have', async () => {
+    const failure = await env.client.run('misprepared', 'go').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({
+      type: 'ConfigurationError',
+      message:
+        "prepareCall of agent 'misprepared' returned activeTools 'refund', which the agent does not have; its tools and subagents: search, pay. Fix prepareCall.",
+    });
+    expect(paid).toEqual([]);
+  });
+});
