@@ -25,6 +25,14 @@ export type {
   RuntimeContext,
   ToolExecutionSettings,
 } from './agents/agent-definition';
+export type {
+  McpApprovalOptions,
+  McpHttpTransportSettings,
+  McpServerDefinition,
+  McpStdioTransportSettings,
+  McpToolApproval,
+  McpTransportSettings,
+} from './agents/mcp-servers';
 export { CadreError, ConfigurationError } from './errors';
 export { idempotencyKeyOf } from './activities/idempotency-key';
 export type { DurableToolExecutionOptions } from './activities/idempotency-key';

@@ -18,8 +18,7 @@ import type { RunModelStepArgs } from './types';
 
 /** The messages a step may send, or the compaction the workflow must run first. */
 export type ContextFit =
-  | { messages: ModelMessage[]; context?: StepContext; compact?: undefined }
-  | { compact: CompactContextRequest };
+  { messages: ModelMessage[]; context?: StepContext; compact?: undefined } | { compact: CompactContextRequest };
 
 /**
  * Fits a step's prompt into the agent's `contextWindow`: the stored conversation seen through its

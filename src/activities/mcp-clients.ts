@@ -67,7 +67,9 @@ export class McpClients {
   private async connection(agent: string, server: string, definition: McpServerDefinition): Promise<McpConnection> {
     for (;;) {
       if (this.closed) {
-        throw new McpServerError(`MCP server '${server}' of agent '${agent}' was not reached: the worker is shutting down.`);
+        throw new McpServerError(
+          `MCP server '${server}' of agent '${agent}' was not reached: the worker is shutting down.`,
+        );
       }
       const current = this.connections.get(definition);
       if (!current) {

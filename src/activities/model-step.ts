@@ -63,9 +63,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const mcpTools = await mcpToolsOf(deps.mcp, agent);
       const tools = modelTools(agent, args.overrides?.toolFilter, mcpTools);
       const responseKey = modelResponseKey(args.step, args.transcriptLength);
-      const reused = conversation
-        ? await deps.conversations.get<RecordedCall>(conversation, responseKey)
-        : undefined;
+      const reused = conversation ? await deps.conversations.get<RecordedCall>(conversation, responseKey) : undefined;
       const turn: TurnContext = {
         agent,
         conversations: deps.conversations,

@@ -45,9 +45,7 @@ export interface McpApprovalOptions {
  * for all, a list of tool names (as the server gives them), or a function of the input.
  */
 export type McpToolApproval =
-  | boolean
-  | string[]
-  | ((input: unknown, options: McpApprovalOptions) => boolean | PromiseLike<boolean>);
+  boolean | string[] | ((input: unknown, options: McpApprovalOptions) => boolean | PromiseLike<boolean>);
 
 /** One entry of an agent's `mcpServers`. Lives on the worker: none of it reaches workflow input or history. */
 export interface McpServerDefinition {
@@ -82,9 +80,10 @@ export function checkMcpServers(agentName: string, servers: Record<string, McpSe
         throw new ConfigurationError(`${where} has a stdio transport without a command. Set transport.command.`);
       }
     } else if (transport?.type === 'http' || transport?.type === 'sse') {
-      if (typeof transport.url !== 'string' || !URL.canParse(transport.url)) {
+      if (!isHttpUrl(transport.url)) {
         throw new ConfigurationError(
-          `${where} has the ${transport.type} URL ${JSON.stringify(transport.url)}, which is not a URL. Use a full URL such as 'https://example.com/mcp'.`,
+          `${where} has the ${transport.type} URL ${JSON.stringify(transport.url)}, which is not an HTTP URL. ` +
+            "Use a full URL such as 'https://example.com/mcp'.",
         );
       }
     } else {
@@ -106,15 +105,24 @@ export function checkMcpServers(agentName: string, servers: Record<string, McpSe
     }
     const timeout = server.connectTimeoutMs;
     if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1)) {
-      throw new ConfigurationError(`${where} has connectTimeoutMs ${String(timeout)}. Use a whole number of milliseconds.`);
+      throw new ConfigurationError(
+        `${where} has connectTimeoutMs ${String(timeout)}. Use a whole number of milliseconds.`,
+      );
     }
   }
+}
+
+function isHttpUrl(url: unknown): boolean {
+  if (typeof url !== 'string' || !URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:';
 }
 
 /** One line describing a server's transport for error messages (never its headers or environment: they may hold secrets). */
 export function describeTransport(transport: McpTransportSettings): string {
   if (typeof transport === 'function') return 'a custom transport';
-  if (transport.type === 'stdio') return `stdio command ${JSON.stringify([transport.command, ...(transport.args ?? [])].join(' '))}`;
+  if (transport.type === 'stdio')
+    return `stdio command ${JSON.stringify([transport.command, ...(transport.args ?? [])].join(' '))}`;
   return `${transport.type} ${redactedUrl(transport.url)}`;
 }
 

@@ -78,8 +78,11 @@ export class AgentHandle<OUTPUT = unknown> {
     fromOrOptions: number | TranscriptOptions = 0,
     options: Omit<TranscriptOptions, 'from'> = {},
   ): Promise<TranscriptPage> {
-    const { from = 0, view = 'full', ...range } =
-      typeof fromOrOptions === 'number' ? { ...options, from: fromOrOptions } : fromOrOptions;
+    const {
+      from = 0,
+      view = 'full',
+      ...range
+    } = typeof fromOrOptions === 'number' ? { ...options, from: fromOrOptions } : fromOrOptions;
     const store = await this.store.get();
     const conversationId = await store.findConversation(this.workflowId);
     if (!conversationId) {

@@ -81,7 +81,9 @@ export function estimateTokens(messages: readonly PromptMessageLike[]): number {
 }
 
 /** Estimated tokens of an agent's instructions (a string or system messages), as the system message of a prompt. */
-export function estimateInstructionTokens(instructions: string | PromptMessageLike | PromptMessageLike[] | undefined): number {
+export function estimateInstructionTokens(
+  instructions: string | PromptMessageLike | PromptMessageLike[] | undefined,
+): number {
   if (instructions === undefined || instructions === '') return 0;
   if (typeof instructions === 'string') return estimateTokens([{ role: 'system', content: instructions }]);
   return estimateTokens(Array.isArray(instructions) ? instructions : [instructions]);

@@ -222,7 +222,10 @@ export class SqlConversationStore implements ConversationStore {
   }
 
   /** The latest compaction whose end is at most `atMost`, or undefined. */
-  async readCompaction(conversationId: string, atMost = Number.MAX_SAFE_INTEGER): Promise<ContextCompaction | undefined> {
+  async readCompaction(
+    conversationId: string,
+    atMost = Number.MAX_SAFE_INTEGER,
+  ): Promise<ContextCompaction | undefined> {
     const [row] = await this.driver.query<{ json: string }>(
       'SELECT json FROM cadre_compactions WHERE conversation_id = $1 AND end_idx <= $2 ORDER BY end_idx DESC LIMIT 1',
       [conversationId, Math.min(atMost, 2_147_483_647)],

@@ -182,7 +182,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         await Promise.all(others);
       }
     } finally {
-      // MUTANT await mcp.close();
+      await mcp.close();
       await ownedConnection?.close();
       await ownedClientConnection?.close();
       await ownedStore?.close();

@@ -167,11 +167,14 @@ export class AgentLoop {
     const conversation = state.conversation.ref;
     const count = request.end - request.start;
     this.compactionsThisStep += 1;
+    // Steps ask only on the store (runs that keep their transcript in memory are never compacted).
     if (!conversation || this.compactionsThisStep > maxCompactionsPerStep) {
       state.closeActivation(
         'failed',
-        `Model step ${stepNumber} of agent '${spec.name}' still passes its contextWindow after ${maxCompactionsPerStep} compactions. ` +
-          'Raise contextWindow.maxTokens or lower contextWindow.summaryMaxTokens.',
+        conversation
+          ? `Model step ${stepNumber} of agent '${spec.name}' still passes its contextWindow after ${maxCompactionsPerStep} compactions. ` +
+              'Raise contextWindow.maxTokens or lower contextWindow.summaryMaxTokens.'
+          : `Model step ${stepNumber} of agent '${spec.name}' asked to compact a conversation that is not in the store.`,
       );
       return 'settled';
     }
@@ -218,7 +221,8 @@ export class AgentLoop {
     const responses = new Map<string, ToolApprovalResponse>();
     const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
-        const decision = await this.decide(call);
+        // Only a human's decision is awaited: every await costs the sandbox a promise and its stack trace.
+        const decision = call.approval?.type === 'user-approval' ? await this.decide(call) : automaticDecision(call);
         const approvalId = call.approval?.approvalId;
         if (decision && approvalId) {
           responses.set(call.toolCallId, {
@@ -266,8 +270,7 @@ export class AgentLoop {
   /** The call's approval decision: none for `not-applicable`, the policy's for automatic ones, a human's otherwise. */
   private async decide(call: ModelToolCall): Promise<{ approved: boolean; reason?: string } | undefined> {
     const { approval } = call;
-    if (!approval || approval.type === 'not-applicable' || !approval.approvalId) return undefined;
-    if (approval.type !== 'user-approval') return { approved: approval.type === 'approved', reason: approval.reason };
+    if (approval?.type !== 'user-approval' || !approval.approvalId) return automaticDecision(call);
     const approvalId = approval.approvalId;
     const book = this.state.approvals;
     if (!book.get(approvalId)) {
@@ -395,6 +398,13 @@ export class AgentLoop {
     const every = this.input.continueAsNewEverySteps;
     return workflowInfo().continueAsNewSuggested || (every !== undefined && this.stepsThisRun >= every);
   }
+}
+
+/** The decision a call carries from the model step: none for `not-applicable`, the policy's for `approved` and `denied`. */
+function automaticDecision(call: ModelToolCall): { approved: boolean; reason?: string } | undefined {
+  const { approval } = call;
+  if (!approval || approval.type === 'not-applicable' || !approval.approvalId) return undefined;
+  return { approved: approval.type === 'approved', reason: approval.reason };
 }
 
 function describeCalls(step: RunModelStepResult): string {

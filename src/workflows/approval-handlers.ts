@@ -54,11 +54,12 @@ export function registerApprovalHandlers(
   specOf: () => DescribedAgentSpec | undefined = () => undefined,
 ): void {
   const book = state.approvals;
-  let previous: Promise<unknown> = Promise.resolve();
+  // Made at the first decision: most runs get none, and each promise costs the sandbox a stack trace.
+  let previous: Promise<unknown> | undefined;
 
   function inArrivalOrder<T>(work: () => Promise<T>): Promise<T> {
     if (!isPatched(faultPatches.orderedDecisions)) return work();
-    const turn = previous.then(work);
+    const turn = (previous ?? Promise.resolve()).then(work);
     previous = turn.catch(() => undefined);
     return turn;
   }

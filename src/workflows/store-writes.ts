@@ -76,7 +76,8 @@ function confirmRunEnd(state: AgentState, runEnd: WrittenRunEnd): void {
 /** True when an emitted event says what the step wrote for it (its place and time aside). */
 function sameBody(event: AgentEventBody, written: AgentEventBody | undefined): boolean {
   if (!written || event.type !== written.type) return false;
-  if (event.type === 'text' && written.type === 'text') return event.step === written.step && event.text === written.text;
+  if (event.type === 'text' && written.type === 'text')
+    return event.step === written.step && event.text === written.text;
   if (event.type !== 'run-finished' || written.type !== 'run-finished') return false;
   return event.status === written.status && event.stopReason === written.stopReason && event.text === written.text;
 }

@@ -43,6 +43,7 @@ const lookup = tool({
 const talker = researcher('talker');
 const dropper = researcher('dropper');
 const summaries = summarizer();
+const tight = researcher('tight');
 const echo = new ScriptedModel('echo', async (options, call) => ({
   response: `I was sent ${options.prompt.length} messages.`,
   idNumber: call,
@@ -71,7 +72,7 @@ const agents = [
   }),
   defineAgent({
     name: 'tight',
-    model: researcher('tight'),
+    model: tight,
     tools: { lookup: tool({ ...lookup, execute: async () => 'x'.repeat(2000) }) },
     contextWindow: { maxTokens: 200 },
   }),
@@ -133,7 +134,11 @@ function expectToolPairsIntact(prompt: LanguageModelV4Prompt): void {
     }
     if (message.role === 'tool') {
       for (const part of message.content) {
-        if (part.type === 'tool-result') expect({ result: part.toolCallId, called: called.has(part.toolCallId) }).toEqual({ result: part.toolCallId, called: true });
+        if (part.type === 'tool-result')
+          expect({ result: part.toolCallId, called: called.has(part.toolCallId) }).toEqual({
+            result: part.toolCallId,
+            called: true,
+          });
       }
     }
   });
@@ -154,13 +159,16 @@ describe('context window', () => {
     const sizes = talker.calls.map((call) => estimateTokens(call.prompt));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(1000);
     for (const call of talker.calls) expectToolPairsIntact(call.prompt);
-    expect(firstUserText(talker.calls.at(-1))).toMatch(new RegExp(`^${summaryPrefix}\\nThe user asked about many topics`));
+    expect(firstUserText(talker.calls.at(-1))).toMatch(
+      new RegExp(`^${summaryPrefix}\\nThe user asked about many topics`),
+    );
 
     const scheduled = await activities(handle.workflowId);
     const compactions = scheduled.filter((activity) => activity.type === 'compactContext');
     expect(compactions.length).toBe(summaries.calls.length);
     expect(compactions.length).toBeGreaterThanOrEqual(5);
-    for (const compaction of compactions) expect(compaction.summary).toMatch(/^compact context \(\d+ messages -> summary\)$/);
+    for (const compaction of compactions)
+      expect(compaction.summary).toMatch(/^compact context \(\d+ messages -> summary\)$/);
     // The second summary call folds in the first summary.
     expect(JSON.stringify(summaries.calls[1]?.prompt)).toContain('The user asked about many topics (summary 1).');
 
@@ -217,9 +225,14 @@ describe('context window', () => {
 
   it('fails the step with an actionable error when the newest messages alone pass the budget', async () => {
     const handle = await env.client.start('tight', { prompt: 'Tell me about topic 1.' });
-    const result = await handle.result();
-    expect(result.stopReason).toBe('failed');
-    const status = await handle.status();
-    expect(status.lastError).toMatch(/needs about \d+ tokens, over contextWindow\.maxTokens 200.*Raise contextWindow\.maxTokens/s);
+    await expect(handle.result()).rejects.toMatchObject({
+      cause: {
+        message: expect.stringMatching(
+          /Model step 2 of agent 'tight' needs about \d+ tokens, over contextWindow\.maxTokens 200.*Raise contextWindow\.maxTokens/s,
+        ),
+      },
+    });
+    // The over-budget prompt never reached the model.
+    expect(tight.calls).toHaveLength(1);
   });
 });

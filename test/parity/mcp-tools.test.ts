@@ -41,7 +41,11 @@ const agents = [
     model: notesModel,
     tools: {
       // The server has a `lookup` too: its one is offered as `notes_lookup`.
-      lookup: tool({ description: 'Looks a word up.', inputSchema: z.object({ word: z.string() }), execute: async () => '' }),
+      lookup: tool({
+        description: 'Looks a word up.',
+        inputSchema: z.object({ word: z.string() }),
+        execute: async () => '',
+      }),
     },
     mcpServers: {
       notes: {
@@ -56,7 +60,12 @@ const agents = [
     modelRetry: { initialInterval: '100 milliseconds', maximumAttempts: 2 },
     mcpServers: {
       notes: {
-        transport: { type: 'stdio', command: process.execPath, args: [serverScript, '--fail-on-start'], stderr: 'ignore' },
+        transport: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [serverScript, '--fail-on-start'],
+          stderr: 'ignore',
+        },
       },
     },
   }),
@@ -111,7 +120,9 @@ describe('MCP tools', () => {
   });
 
   it('fails the model step with an error naming the MCP server that did not start, after its retries', async () => {
-    const failure = (await env.client.run('mcp-broken', 'hello').catch((error: unknown) => error)) as WorkflowFailedError;
+    const failure = (await env.client
+      .run('mcp-broken', 'hello')
+      .catch((error: unknown) => error)) as WorkflowFailedError;
     const message = failure.cause?.message ?? '';
     expect(message).toContain(`Model step 1 of agent 'mcp-broken' failed: MCP server 'notes' of agent 'mcp-broken'`);
     expect(message).toContain('failed to start: the server closed the connection before the MCP handshake finished');
@@ -128,7 +139,9 @@ describe('MCP connections of a worker', () => {
         name: 'mcp-shutdown',
         model: reactiveModel(callTool('save_note', { title: 'last', text: 'words' }), 'saved', 'shutdown'),
         mcpServers: {
-          notes: { transport: { type: 'stdio', command: process.execPath, args: [serverScript], env: { NOTES_LOG: log } } },
+          notes: {
+            transport: { type: 'stdio', command: process.execPath, args: [serverScript], env: { NOTES_LOG: log } },
+          },
         },
       }),
     ]);

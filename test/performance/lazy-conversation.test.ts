@@ -83,7 +83,9 @@ describe('conversation reads of tools', () => {
       // Runs on the store never query their workflow.
       transcripts: new TranscriptCache(undefined as unknown as Client),
     });
-    await conversations.applyWrites({ conversation, writes: { from: 0, messages: [{ role: 'user', content: 'hi' }] } });
+    // Written by another worker: this one has nothing cached, so a tool that asks for messages reads the store.
+    await store.ensureConversation(conversation);
+    await store.appendMessages(conversation.id, 0, [{ role: 'user', content: 'hi' }]);
   });
   afterAll(async () => {
     await store.close();

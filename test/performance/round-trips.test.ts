@@ -1,5 +1,6 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -7,10 +8,34 @@ import { AgentHandle } from '../../src/client/agent-handle';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { agentStatusKey } from '../../src/protocol/search-attributes';
 
 const delegate = (task: string) => ({ toolCalls: [{ toolName: 'down', input: { task }, toolCallId: 'down-call' }] });
 
+/** What the lead's second step found in the store for its child, read while its model ran. */
+const seenByLead: { messages?: unknown[]; events?: Array<{ type: string; text?: string }> } = {};
+let leadEnv: AgentTestEnv | undefined;
+
+async function childInStore(workflowId: string) {
+  const store = (leadEnv as AgentTestEnv).worker.store;
+  const conversationId = (await store.findConversation(workflowId)) as string;
+  const events = (await store.readEvents(conversationId)).events.map(({ event }) => event as { type: string });
+  return { messages: (await store.readMessages(conversationId)).messages, events };
+}
+
 const agents = [
+  defineAgent({
+    name: 'rt-lead',
+    model: reactiveModel(
+      { toolCalls: [{ toolName: 'helper', input: { task: 'say hi' }, toolCallId: 'helper-call' }] },
+      async (options) => {
+        Object.assign(seenByLead, await childInStore('rt-end/helper-1'));
+        return { text: `lead: ${lastToolResult(options)}` };
+      },
+    ),
+    subagents: { helper: { agent: 'rt-helper', description: 'Helps.' } },
+  }),
+  defineAgent({ name: 'rt-helper', model: reactiveModel({ text: 'hi there' }) }),
   defineAgent({
     name: 'rt-top',
     model: reactiveModel(delegate('clean up'), (options) => ({ text: `top: ${lastToolResult(options)}` })),
@@ -40,6 +65,22 @@ const agents = [
 ];
 
 /** Activity types scheduled (as activities, not local ones) in a workflow's history. */
+const { EventType } = temporal.api.enums.v1;
+
+/** A workflow's history events of one type. */
+async function eventsOfType(env: AgentTestEnv, workflowId: string, type: temporal.api.enums.v1.EventType) {
+  const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter((event) => event.eventType === type);
+}
+
+/** Search attribute names set by each upsert of a workflow's history. */
+async function upsertedAttributes(env: AgentTestEnv, workflowId: string): Promise<string[][]> {
+  const upserts = await eventsOfType(env, workflowId, EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+  return upserts.map((event) =>
+    Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}).sort(),
+  );
+}
+
 async function scheduledActivities(env: AgentTestEnv, workflowId: string): Promise<string[]> {
   const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).flatMap((event) => {
@@ -55,6 +96,7 @@ describe('round trips of subagents and approvals', () => {
 
   beforeAll(async () => {
     env = await startAgentTestEnv(agents);
+    leadEnv = env;
     const counter: WorkflowClientInterceptor = {
       async query(input, next) {
         counted.queries += 1;
@@ -127,5 +169,43 @@ describe('round trips of subagents and approvals', () => {
       message: expect.stringContaining("Unknown approval id 'approval-9-9'"),
     });
     await started.result();
+  });
+
+  it("ends a task-mode child with no commitConversation activity: its model step wrote the end, which the parent's next step finds in the store", async () => {
+    const handle = await env.client.start('rt-lead', { prompt: 'go', workflowId: 'rt-end' });
+    expect((await handle.result()).text).toBe('lead: hi there');
+    expect(await scheduledActivities(env, 'rt-end/helper-1')).toEqual(['runModelStep']);
+    expect(await scheduledActivities(env, 'rt-end')).toEqual(['describeAgent', 'runModelStep', 'runModelStep']);
+    // Before the parent's model saw the child's result, the store had the child's whole conversation and its end.
+    expect(seenByLead.messages).toEqual([
+      { role: 'user', content: 'say hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'hi there' }] },
+    ]);
+    expect(seenByLead.events?.map((event) => event.type)).toEqual([
+      'run-started',
+      'user-message',
+      'text',
+      'run-finished',
+    ]);
+    expect(seenByLead.events?.at(-1)).toMatchObject({ type: 'run-finished', status: 'completed', text: 'hi there' });
+    // The parent's end too, read as any client reads it.
+    const lead = await childInStore('rt-end');
+    expect(lead.messages).toHaveLength(4);
+    expect(lead.events.at(-1)).toMatchObject({ type: 'run-finished', status: 'completed', text: 'lead: hi there' });
+  });
+
+  it('starts a child as running and records one patch marker: its only status upsert is its end', async () => {
+    await (await env.client.start('rt-lead', { prompt: 'go', workflowId: 'rt-upserts' })).result();
+    const markers = await eventsOfType(env, 'rt-upserts/helper-1', EventType.EVENT_TYPE_MARKER_RECORDED);
+    expect(markers).toHaveLength(1);
+    // One upsert for the patch marker (the server's TemporalChangeVersion), one for the end.
+    expect(await upsertedAttributes(env, 'rt-upserts/helper-1')).toEqual([
+      ['TemporalChangeVersion'],
+      ['CadrePendingApprovals', 'CadreStatus'],
+    ]);
+    const description = await env.client.client.workflow.getHandle('rt-upserts/helper-1').describe();
+    expect(description.typedSearchAttributes.get(agentStatusKey)).toBe('completed');
+    // The root started as `starting`: it publishes `running`, then `completed`; one marker for every patch.
+    expect(await eventsOfType(env, 'rt-upserts', EventType.EVENT_TYPE_MARKER_RECORDED)).toHaveLength(1);
   });
 });

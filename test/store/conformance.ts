@@ -257,7 +257,14 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('records a context compaction once per end index and reads the latest one up to a length', async () => {
       const id = await conversationWith(texts(12, 'turn'), 'compactions');
       expect(await store.readCompaction(id)).toBeUndefined();
-      const first = { start: 0, end: 4, strategy: 'summarize' as const, summary: 'first four', step: 3, estimatedTokens: 900 };
+      const first = {
+        start: 0,
+        end: 4,
+        strategy: 'summarize' as const,
+        summary: 'first four',
+        step: 3,
+        estimatedTokens: 900,
+      };
       expect(await store.putCompaction(id, first)).toEqual(first);
       expect(await store.putCompaction(id, { ...first, summary: 'a retry' })).toEqual(first);
       const second = { start: 4, end: 9, strategy: 'drop-oldest' as const, step: 7, estimatedTokens: 950 };
