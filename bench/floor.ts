@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -11,20 +9,21 @@ import type { AgentClient } from '../src/client/agent-client';
 import type { AgentHandle } from '../src/client/agent-handle';
 import { report, withBenchEnv } from './bench-env';
 import { floorActivities, floorToolStarts } from './floor/floor-activities';
+import { type Floor, floorId, measureCpu, percentile, ratio, round, waitUntil } from './floor/floor-measure';
 import {
   floorApprovalWorkflow,
   floorApproveUpdate,
   floorFanoutWorkflow,
   floorStepsWorkflow,
 } from './floor/floor-workflows';
+import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
+import { waitingMemory } from './floor/waiting-memory';
 
 const steps = Number(process.env.CADRE_BENCH_STEPS ?? 50);
 const parallelRuns = 4;
-const fanout = 16;
-const subagentStarts = Number(process.env.CADRE_BENCH_SUBAGENTS ?? 32);
 const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
 const oneAtATime = 20;
-/** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`); all by default. */
+/** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting; all by default. */
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
 const measured = (measure: string) => !measures || measures.includes(measure);
 
@@ -122,58 +121,6 @@ const agents = [
   }),
 ];
 
-/** CPU milliseconds of this process (worker and client) and of the dev server's processes. */
-function cpuNow(): { worker: number; server: number } {
-  const own = process.cpuUsage();
-  return { worker: (own.user + own.system) / 1000, server: descendantsCpuMs(process.pid) };
-}
-
-function descendantsCpuMs(root: number): number {
-  const stats = readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
-      } catch {
-        return [];
-      }
-    });
-  const below = new Set([root]);
-  let total = 0;
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const stat of stats) {
-      if (below.has(stat.ppid) && !below.has(stat.pid)) {
-        below.add(stat.pid);
-        total += stat.ticks;
-        grew = true;
-      }
-    }
-  }
-  return total * 10; // 100 ticks a second
-}
-
-async function measureCpu(work: () => Promise<void>): Promise<{ worker: number; server: number; wallMs: number }> {
-  const before = cpuNow();
-  const startedAt = Date.now();
-  await work();
-  const after = cpuNow();
-  return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-}
-
-const round = (value: number) => Math.round(value * 100) / 100;
-const ratio = (cadre: number, floor: number) => round(cadre / floor);
-
-async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 /**
  * `npm run bench -- floor`: Cadre against bare Temporal workflows doing the same work (the floor),
  * on one dev server in one run: CPU per model step, 16 subagents vs one, CPU per subagent start,
@@ -199,19 +146,13 @@ export async function floorBench(): Promise<void> {
         if (measured('fanout')) await subagentFanout(client, floor);
         if (measured('starts')) await subagentStartCpu(client, floor);
         if (measured('approvals')) await approvals(client, floor);
+        if (measured('waiting')) await waitingMemory(client, floor);
       });
     } finally {
       await connection.close();
     }
   });
 }
-
-interface Floor {
-  temporal: Client;
-  taskQueue: string;
-}
-
-const floorId = (kind: string) => `floor-${kind}-${randomUUID()}`;
 
 /** One small run of each kind, so bundles, caches and connections are warm before anything is measured. */
 async function warmUp(client: AgentClient, floor: Floor): Promise<void> {
@@ -259,65 +200,6 @@ async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
     cadreWorkerServer: [round(cadre.worker / total), round(cadre.server / total)],
     floorWorkerServer: [round(bare.worker / total), round(bare.server / total)],
     target: 'ratio <= 1.25',
-  });
-}
-
-async function cadreFanout(client: AgentClient, children: number, latencyMs: number): Promise<void> {
-  await (await client.start('floor-fanout', { prompt: `${children} ${latencyMs}` })).result();
-}
-
-async function floorFanout(floor: Floor, children: number, latencyMs: number): Promise<void> {
-  await floor.temporal.workflow.execute(floorFanoutWorkflow, {
-    taskQueue: floor.taskQueue,
-    workflowId: floorId('fanout'),
-    args: [children, latencyMs],
-  });
-}
-
-async function subagentFanout(client: AgentClient, floor: Floor): Promise<void> {
-  const cadreOne = await measureCpu(() => cadreFanout(client, 1, 1000));
-  const cadreMany = await measureCpu(() => cadreFanout(client, fanout, 1000));
-  const floorOne = await measureCpu(() => floorFanout(floor, 1, 1000));
-  const floorMany = await measureCpu(() => floorFanout(floor, fanout, 1000));
-  const cadre = cadreMany.wallMs / cadreOne.wallMs;
-  const bare = floorMany.wallMs / floorOne.wallMs;
-  report({
-    bench: 'floor',
-    measure: `subagents-${fanout}-vs-1-wall-ratio`,
-    modelLatencyMs: 1000,
-    cadre: round(cadre),
-    floor: round(bare),
-    ratio: ratio(cadre, bare),
-    cadreWallMs: [cadreOne.wallMs, cadreMany.wallMs],
-    floorWallMs: [floorOne.wallMs, floorMany.wallMs],
-    target: 'cadre <= 1.3',
-  });
-}
-
-async function subagentStartCpu(client: AgentClient, floor: Floor): Promise<void> {
-  // Each figure is (run with N children - run with 1) / (N - 1): the parent's own cost cancels out.
-  const cadreOne = await measureCpu(() => cadreFanout(client, 1, 0));
-  const cadreMany = await measureCpu(() => cadreFanout(client, subagentStarts, 0));
-  const floorOne = await measureCpu(() => floorFanout(floor, 1, 0));
-  const floorMany = await measureCpu(() => floorFanout(floor, subagentStarts, 0));
-  const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
-    worker: (many.worker - one.worker) / (subagentStarts - 1),
-    server: (many.server - one.server) / (subagentStarts - 1),
-  });
-  const cadre = per(cadreMany, cadreOne);
-  const bare = per(floorMany, floorOne);
-  report({
-    bench: 'floor',
-    measure: 'cpu-per-subagent-start-ms',
-    children: subagentStarts,
-    cadre: round(cadre.worker + cadre.server),
-    floor: round(bare.worker + bare.server),
-    ratio: ratio(cadre.worker + cadre.server, bare.worker + bare.server),
-    cadreWorkerServer: [round(cadre.worker), round(cadre.server)],
-    floorWorkerServer: [round(bare.worker), round(bare.server)],
-    workerRatio: ratio(cadre.worker, bare.worker),
-    serverRatio: ratio(cadre.server, bare.server),
-    target: 'ratio <= 1.3',
   });
 }
 

@@ -9,6 +9,7 @@ import { devCommand, workerCommand } from './commands/dev';
 import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
 import { transcriptCommand } from './commands/transcript';
+import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
 import { Printer } from './printer';
@@ -108,8 +109,13 @@ export function buildProgram(printer = new Printer()): Command {
     .description("print a run's whole conversation from the conversation store (no Temporal server needed)")
     .argument('<workflowId>')
     .option('--json', 'one JSON message a line')
-    .action(async (workflowId: string, options: { json?: boolean }) =>
-      setExit(await transcriptCommand(workflowId, options.json === true, write)),
+    .addOption(
+      new Option('--view <view>', 'full: every stored message; model: what the model sees after context compaction')
+        .choices(['full', 'model'])
+        .default('full'),
+    )
+    .action(async (workflowId: string, options: { json?: boolean; view: TranscriptView }) =>
+      setExit(await transcriptCommand(workflowId, options.json === true, write, options.view)),
     );
   program
     .command('setup')

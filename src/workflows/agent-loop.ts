@@ -179,7 +179,7 @@ export class AgentLoop {
       return 'settled';
     }
     try {
-      await this.model.compactContext.executeWithOptions(
+      const compacted = await this.model.compactContext.executeWithOptions(
         { summary: `compact context (${count} message${count === 1 ? '' : 's'} -> summary)` },
         [
           {
@@ -193,6 +193,8 @@ export class AgentLoop {
           },
         ],
       );
+      // The summary call is a model call of the run: its tokens count in the run's usage.
+      state.addUsage(compacted.usage);
       this.previousPrompt = undefined;
       return 'compacted';
     } catch (error) {

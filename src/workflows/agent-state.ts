@@ -235,10 +235,7 @@ export class AgentState {
   recordModelStep(step: RunModelStepResult): void {
     this.counters.steps += 1;
     this.counters.activationSteps += 1;
-    this.totalUsage = {
-      inputTokens: this.totalUsage.inputTokens + step.usage.inputTokens,
-      outputTokens: this.totalUsage.outputTokens + step.usage.outputTokens,
-    };
+    this.addUsage(step.usage);
     if (step.assistant) this.conversation.append(step.assistant);
     else if (step.assistantKey) this.conversation.append({ role: 'stored', key: step.assistantKey });
     this.last.text = step.text;
@@ -252,6 +249,14 @@ export class AgentState {
       const input = made?.clientSide ? made.input : shortInput(made?.input);
       this.events.emit({ ...call, type: 'tool-call', input });
     }
+  }
+
+  /** Adds a model call's tokens to the run's usage: every step's, and every context compaction's summary call. */
+  addUsage(usage: TokenUsage): void {
+    this.totalUsage = {
+      inputTokens: this.totalUsage.inputTokens + usage.inputTokens,
+      outputTokens: this.totalUsage.outputTokens + usage.outputTokens,
+    };
   }
 
   /**

@@ -44,6 +44,8 @@ const talker = researcher('talker');
 const dropper = researcher('dropper');
 const summaries = summarizer();
 const tight = researcher('tight');
+const counted = researcher('counted');
+const countedSummaries = summarizer();
 const echo = new ScriptedModel('echo', async (options, call) => ({
   response: `I was sent ${options.prompt.length} messages.`,
   idNumber: call,
@@ -63,6 +65,13 @@ const agents = [
     instructions: 'You answer questions about topics, looking each one up first.',
     tools: { lookup },
     contextWindow: { maxTokens: 600, strategy: 'drop-oldest' },
+  }),
+  defineAgent({
+    name: 'counted',
+    model: counted,
+    instructions: 'You answer questions about topics, looking each one up first.',
+    tools: { lookup },
+    contextWindow: { maxTokens: 400, model: countedSummaries },
   }),
   defineAgent({
     name: 'last-only',
@@ -194,6 +203,22 @@ describe('context window', () => {
     await expect(
       Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
     ).resolves.toBeUndefined();
+  });
+
+  it("counts every summary call's tokens in the run's usage, through continue-as-new", async () => {
+    const handle = await env.client.start('counted', { mode: 'session', continueAsNewEverySteps: 2 });
+    await talk(handle, 8);
+    await handle.end();
+    const { usage } = await handle.result();
+
+    expect(countedSummaries.calls.length).toBeGreaterThanOrEqual(1);
+    // Every scripted call reports 10 input and 5 output tokens: the steps' and the summaries'.
+    const modelCalls = counted.calls.length + countedSummaries.calls.length;
+    expect(usage).toEqual({ inputTokens: 10 * modelCalls, outputTokens: 5 * modelCalls });
+    // The run continued as new along the way, so the total came through snapshots.
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect(started?.continuedExecutionRunId).toBeTruthy();
   });
 
   it('drops the oldest turns without a model call under drop-oldest, saying so at the start of the view', async () => {

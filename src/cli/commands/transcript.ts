@@ -1,17 +1,23 @@
 import type { ModelMessage } from 'ai';
 import { AgentClient } from '../../client/agent-client';
+import { modelViewPage, type TranscriptView } from '../../client/model-view';
+import type { TranscriptPage } from '../../protocol/definitions';
+import type { ConversationStore } from '../../store/conversation-store';
 import { openStore } from '../../store/open-store';
 import { storedMessages } from '../../store/stored-messages';
 
 /**
- * `cadre transcript <workflowId> [--json]`: prints the whole conversation of a run, page by page
- * from the conversation store (no Temporal server needed), one message after another (`--json`:
- * one JSON message a line). Runs from before the store are asked through Temporal.
+ * `cadre transcript <workflowId> [--json] [--view full|model]`: prints the conversation of a run,
+ * page by page from the conversation store (no Temporal server needed), one message after another
+ * (`--json`: one JSON message a line). `full` (default) prints every stored message; `model` what
+ * the next step's model sees after context compaction, the summary first. Runs from before the
+ * store are asked through Temporal (they are never compacted: both views are the same).
  */
 export async function transcriptCommand(
   workflowId: string,
   json: boolean,
   write: (line: string) => void,
+  view: TranscriptView = 'full',
 ): Promise<number> {
   let index = 0;
   const print = (message: ModelMessage) => {
@@ -21,7 +27,12 @@ export async function transcriptCommand(
   const store = await openStore();
   try {
     const conversationId = await store.findConversation(workflowId);
-    if (conversationId) {
+    if (conversationId && view === 'model') {
+      const header = (page: TranscriptPage) => {
+        if (!json) write(viewHeader(page));
+      };
+      for await (const message of modelViewMessages(store, conversationId, header)) print(message);
+    } else if (conversationId) {
       for await (const message of storedMessages(store, conversationId)) print(message);
     } else {
       const client = await AgentClient.connect({ store });
@@ -36,6 +47,32 @@ export async function transcriptCommand(
   }
   if (index === 0) write(`The conversation of ${workflowId} has no messages yet.`);
   return 0;
+}
+
+/** Every message of the model's view, page by page; `onFirstPage` sees the first page (its `compactedBefore`). */
+async function* modelViewMessages(
+  store: ConversationStore,
+  conversationId: string,
+  onFirstPage: (page: TranscriptPage) => void,
+): AsyncGenerator<ModelMessage> {
+  let page = await modelViewPage(store, conversationId, { from: 0 });
+  onFirstPage(page);
+  for (;;) {
+    yield* page.messages;
+    const next = page.next ?? page.from + page.messages.length;
+    if (page.messages.length === 0 || next >= page.total) return;
+    page = await modelViewPage(store, conversationId, { from: next });
+  }
+}
+
+/** The line above a model view: which stored messages message 0 stands for, or that nothing was compacted. */
+function viewHeader(page: TranscriptPage): string {
+  const before = page.compactedBefore;
+  if (before === undefined) return '(model view: no compaction yet, the model sees every stored message)';
+  return (
+    `(model view: message [0] stands for stored messages 0 to ${before - 1}; ` +
+    `[1] on are the stored messages from ${before} on; compactedBefore ${before})`
+  );
 }
 
 /** One message as text: its index and role, then each part on its own lines. */

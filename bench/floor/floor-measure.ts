@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Client } from '@temporalio/client';
+
+/** The floor's side of the bench: a Temporal client and the floor worker's task queue. */
+export interface Floor {
+  temporal: Client;
+  taskQueue: string;
+}
+
+/** A fresh workflow id for a floor workflow of `kind`. */
+export const floorId = (kind: string) => `floor-${kind}-${randomUUID()}`;
+
+/** CPU milliseconds of this process (worker and client) and of the dev server's processes. */
+function cpuNow(): { worker: number; server: number } {
+  const own = process.cpuUsage();
+  return { worker: (own.user + own.system) / 1000, server: descendantsCpuMs(process.pid) };
+}
+
+function descendantsCpuMs(root: number): number {
+  const stats = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      } catch {
+        return [];
+      }
+    });
+  const below = new Set([root]);
+  let total = 0;
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const stat of stats) {
+      if (below.has(stat.ppid) && !below.has(stat.pid)) {
+        below.add(stat.pid);
+        total += stat.ticks;
+        grew = true;
+      }
+    }
+  }
+  return total * 10; // 100 ticks a second
+}
+
+/** Worker and server CPU milliseconds and the wall time `work` took. */
+export async function measureCpu(
+  work: () => Promise<void>,
+): Promise<{ worker: number; server: number; wallMs: number }> {
+  const before = cpuNow();
+  const startedAt = Date.now();
+  await work();
+  const after = cpuNow();
+  return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
+}
+
+/** The `p`th percentile of `values` (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/** The trial whose `key` is the median of all trials (the upper one of an even count). */
+export function medianTrial<T>(trials: T[], key: (trial: T) => number): T {
+  const sorted = [...trials].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor(sorted.length / 2)] as T;
+}
+
+export const round = (value: number) => Math.round(value * 100) / 100;
+export const ratio = (cadre: number, floor: number) => round(cadre / floor);
+
+/** Polls `check` every 5 ms until it holds. */
+export async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
+}
