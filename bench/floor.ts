@@ -124,7 +124,8 @@ const agents = [
 /**
  * `npm run bench -- floor`: Cadre against bare Temporal workflows doing the same work (the floor),
  * on one dev server in one run: CPU per model step, 16 subagents vs one, CPU per subagent start,
- * approve-to-tool-start (burst p99, one at a time p50). One JSON line per measure with both figures.
+ * approve-to-tool-start (burst p99, one at a time p50), worker RSS per waiting session. One JSON
+ * line per measure with both figures.
  */
 export async function floorBench(): Promise<void> {
   await withBenchEnv(agents, async ({ client, address, namespace }) => {

@@ -30,7 +30,7 @@ function descendantsCpuMs(root: number): number {
     });
   const below = new Set([root]);
   let total = 0;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const stat of stats) {
       if (below.has(stat.ppid) && !below.has(stat.pid)) {

@@ -3,7 +3,7 @@ import { report } from '../bench-env';
 import { type Floor, floorId, ratio, round } from './floor-measure';
 import { floorApprovalWorkflow } from './floor-workflows';
 
-const waiting = Number(process.env.CADRE_BENCH_WAITING ?? 200);
+const waiting = Number(process.env.CADRE_BENCH_WAITING ?? 300);
 
 /** Resident set size of this process (worker and client) in KiB, after a full collection. */
 function rssKib(): number {

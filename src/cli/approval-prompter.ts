@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { cutText } from '../protocol/text-preview';
 import type { AgentHandle } from '../client/agent-handle';
 import type { ApprovalRequest } from '../protocol/approval-types';
-import { CadreError } from '../errors';
+import { StoppedWatching } from './stopped-watching';
 
 /** One line describing a pending approval: id, tool, input and the policy's reason. */
 export function describeApproval(request: ApprovalRequest): string {
@@ -18,14 +18,11 @@ export function decideLater(rootWorkflowId: string, approvalId: string): string 
   return `npm run cadre -- approve ${rootWorkflowId} ${approvalId}   (or: npm run cadre -- deny ${rootWorkflowId} ${approvalId} --reason "...")`;
 }
 
-/** The person stopped watching at an approval question (Ctrl-C); the run keeps waiting. */
-export class StoppedWatching extends CadreError {
-  constructor(rootWorkflowId: string, approvalId: string) {
-    super(
-      'StoppedWatching',
-      `Stopped watching. The run ${rootWorkflowId} is still waiting for approval ${approvalId}; decide it later with:\n  ${decideLater(rootWorkflowId, approvalId)}\n  (list what is pending with: npm run cadre -- approvals ${rootWorkflowId})`,
-    );
-  }
+/** Why watching stopped at an approval question (Ctrl-C): the run keeps waiting, and how to decide later. */
+function stoppedAtApproval(rootWorkflowId: string, approvalId: string): StoppedWatching {
+  return new StoppedWatching(
+    `Stopped watching. The run ${rootWorkflowId} is still waiting for approval ${approvalId}; decide it later with:\n  ${decideLater(rootWorkflowId, approvalId)}\n  (list what is pending with: npm run cadre -- approvals ${rootWorkflowId})`,
+  );
 }
 
 /**
@@ -47,7 +44,7 @@ export async function askForApproval(
     return;
   }
   const answer = await question(`  ? approve ${describeApproval(request)} [y/N] `);
-  if (answer === undefined) throw new StoppedWatching(handle.workflowId, approvalId);
+  if (answer === undefined) throw stoppedAtApproval(handle.workflowId, approvalId);
   const approved = /^y(es)?$/i.test(answer.trim());
   const by = userInfo().username;
   const decision = approved

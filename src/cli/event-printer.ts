@@ -37,7 +37,9 @@ export function describeEvent(event: AgentEvent): string[] {
         `${pad}${event.approved ? 'approved' : 'denied'} ${event.approvalId} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`,
       ];
     case 'tool-result-awaited':
-      return [`${pad}? waiting for a client's result: ${event.toolName} [${event.toolCallId}]`];
+      return [
+        `${pad}? waiting for a client's result: ${event.toolName}(${cut(event.input, 100)}) [${event.toolCallId}]`,
+      ];
     case 'tool-result-submitted':
       return [`${pad}result of ${event.toolCallId} submitted by ${event.by}${event.isError ? ' (error)' : ''}`];
     case 'subagent-started':

@@ -8,6 +8,7 @@ import { approvalsCommand, decideCommand } from './commands/approvals';
 import { devCommand, workerCommand } from './commands/dev';
 import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
+import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
 import { transcriptCommand } from './commands/transcript';
 import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
@@ -68,7 +69,9 @@ export function buildProgram(printer = new Printer()): Command {
 
   program
     .command('run')
-    .description('start a run and follow it: live text, tool calls, subagents, y/N for approvals, final answer')
+    .description(
+      'start a run and follow it: live text, tool calls, subagents, y/N for approvals, client-side tool calls, final answer',
+    )
     .argument('<agent>', 'agent name, as a worker serves it')
     .argument('<prompt...>', 'the task')
     .option('--context <json>', 'runtime context for approval policies and prepareCall, e.g. \'{"role":"admin"}\'')
@@ -102,6 +105,19 @@ export function buildProgram(printer = new Printer()): Command {
     .option('--by <name>', 'who decided (default: your user name)')
     .action(async (workflowId: string, approvalId: string, options: { reason?: string; by?: string }) =>
       setExit(await decideCommand(false, workflowId, approvalId, options, write)),
+    );
+
+  program
+    .command('submit-result')
+    .description('answer a call to a client-side tool (a tool without execute) that a run waits for')
+    .argument('<workflowId>', 'the run, or the root of its tree')
+    .argument('<toolCallId>')
+    .argument('[json]', 'the tool\'s result as JSON, e.g. \'{"city":"Paris"}\'')
+    .option('--error <text>', 'the tool failed: the model reads this error instead of a result')
+    .option('--by <name>', 'who answered (default: your user name)')
+    .option('--workflow <id>', "the subagent's run that made the call, when call ids repeat in the tree")
+    .action(async (workflowId: string, toolCallId: string, json: string | undefined, options: SubmitResultOptions) =>
+      setExit(await submitResultCommand(workflowId, toolCallId, json, options, write)),
     );
 
   program

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { AgentHandle } from '../client/agent-handle';
 import { statusQuery } from '../protocol/definitions';
 import { askForApproval } from './approval-prompter';
+import { AwaitedResults } from './awaited-results';
 import { describeEvent, labelOf, padOf } from './event-printer';
 import type { Printer } from './printer';
 
@@ -26,7 +27,9 @@ const activityNames: Record<string, string> = {
 /**
  * Prints a run and its subagents as they happen, until the whole tree has finished: the root's
  * text live at a terminal, each subagent's lines labelled with its id, each approval question
- * right after the calls it is about, and every retried step or tool as it is retried.
+ * right after the calls it is about, the command that answers each call waiting for a client's
+ * result, and every retried step or tool as it is retried. Stopped (`signal`) while a call waits,
+ * it rejects with `StoppedWatching` saying how to answer it later.
  */
 export async function followRun(
   client: Client,
@@ -47,6 +50,7 @@ export async function followRun(
   );
   const stopRetries = new AbortController();
   const retries = watchRetries(client, runs, write, options.retryCheckMs ?? 1_000, stopRetries.signal);
+  const awaited = new AwaitedResults(client, handle.workflowId);
   /** Text of the root's step shown live so far. */
   let live: { step: number; length: number } | undefined;
   try {
@@ -77,7 +81,11 @@ export async function followRun(
           options.interactive,
         );
       }
+      for (const line of await awaited.follow(event)) write(line);
     }
+    // Stopped while the tree waits for a client's result: say which, and how to answer it.
+    const stopped = options.signal?.aborted ? awaited.stoppedWatching() : undefined;
+    if (stopped) throw stopped;
   } finally {
     clearTimeout(hint);
     printer.end();

@@ -1,6 +1,6 @@
 import type { AgentClient } from '../client/agent-client';
 import type { AgentHandle } from '../client/agent-handle';
-import { StoppedWatching } from './approval-prompter';
+import { StoppedWatching } from './stopped-watching';
 import type { Printer } from './printer';
 import { followRun } from './run-follower';
 

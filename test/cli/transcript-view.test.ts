@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { transcriptCommand } from '../../src/cli/commands/transcript';
-import { summaryPrefix } from '../../src/protocol/context-window';
+import { droppedMessagesNote, summaryPrefix } from '../../src/protocol/context-window';
 import { openStore } from '../../src/store';
+
+/** Over half a page: two such messages never share a page of the store (1 MB). */
+const big = 'x'.repeat(700 * 1024);
 
 describe('cadre transcript --view model', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-transcript-view-'));
@@ -26,6 +29,20 @@ describe('cadre transcript --view model', () => {
       summary: 'The user asked about topic 1; it is old news.',
       step: 2,
       estimatedTokens: 420,
+    });
+    const long = { id: 'long-1@run', workflowId: 'long-1' };
+    await store.ensureConversation(long);
+    await store.appendMessages(
+      long.id,
+      0,
+      ['first', 'second', 'third'].map((name) => ({ role: 'user' as const, content: `${name} ${big}` })),
+    );
+    await store.putCompaction(long.id, {
+      start: 0,
+      end: 1,
+      strategy: 'drop-oldest',
+      step: 3,
+      estimatedTokens: 500_000,
     });
     const plain = { id: 'plain-1@run', workflowId: 'plain-1' };
     await store.ensureConversation(plain);
@@ -58,6 +75,16 @@ describe('cadre transcript --view model', () => {
       { role: 'user', content: `${summaryPrefix}\nThe user asked about topic 1; it is old news.` },
       { role: 'user', content: 'Tell me about topic 2.' },
       { role: 'assistant', content: [{ type: 'text', text: 'Topic 2 is recent.' }] },
+    ]);
+  });
+
+  it('reads a long model view page after page', async () => {
+    const lines = await transcript('long-1', false, 'model');
+    expect(lines.map((line) => line.slice(0, 40))).toEqual([
+      '(model view: message [0] stands for stor',
+      `[0] user: ${droppedMessagesNote}`.slice(0, 40),
+      '[1] user: second xxxxxxxxxxxxxxxxxxxxxxx',
+      '[2] user: third xxxxxxxxxxxxxxxxxxxxxxxx',
     ]);
   });
 

@@ -1,11 +1,13 @@
 /**
  * Records the histories that the replay test replays, under the prefix of the current design
- * (`agents-`: per-agent activity queues, ordered approval decisions, memory). Run it when the
+ * (`rounds-`: one patch marker per run, a task run's last step writing its end, children started
+ * `running` with their spec; one child's history too). Run it when the
  * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
  * in the change:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
- * Existing files are kept unless --force: the `replay-` files (before the store) and the `store-`
- * files (before per-agent queues) prove that runs started by earlier versions still replay.
+ * Existing files are kept unless --force: the `replay-` files (before the store), the `store-`
+ * files (before per-agent queues) and the `agents-` files (before the patch baseline) prove that
+ * runs started by earlier versions still replay.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -18,7 +20,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 
-const prefix = 'agents';
+const prefix = 'rounds';
 const id = (name: string) => `${prefix}-${name}`;
 
 async function main(): Promise<void> {
@@ -79,6 +81,13 @@ async function main(): Promise<void> {
     ]) {
       const history = await client.client.workflow.getHandle(workflowId).fetchHistory();
       save(`${workflowId}.json`, historyToJSON(history));
+    }
+    // A child of the subagents run: it starts with its spec and its status from the parent.
+    const children = client.client.workflow.list({ query: `ParentWorkflowId = '${id('subagents')}'` });
+    for await (const child of children) {
+      const history = await client.client.workflow.getHandle(child.workflowId).fetchHistory();
+      save(`${id('subagents-child')}.json`, historyToJSON(history));
+      break;
     }
     // The first run of the continue-as-new chain, which ends by continuing as new.
     const first = await client.client.workflow.list({ query: `WorkflowId = '${id('continue-as-new')}'` });

@@ -6,7 +6,7 @@ const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
 describe('replaying recorded histories', () => {
-  it('has the histories recorded before the conversation store, with it, and with per-agent queues and memory', () => {
+  it('has the histories recorded before the conversation store, with it, with per-agent queues and memory, and with the patch baseline', () => {
     expect(histories).toEqual([
       'agents-approval.json',
       'agents-background.json',
@@ -22,6 +22,15 @@ describe('replaying recorded histories', () => {
       'replay-session.json',
       'replay-subagents.json',
       'replay-task.json',
+      'rounds-approval.json',
+      'rounds-background.json',
+      'rounds-continue-as-new.json',
+      'rounds-memory.json',
+      'rounds-migrated.json',
+      'rounds-session.json',
+      'rounds-subagents-child.json',
+      'rounds-subagents.json',
+      'rounds-task.json',
       'store-approval.json',
       'store-background.json',
       'store-continue-as-new.json',
