@@ -143,11 +143,12 @@ export async function floorBench(): Promise<void> {
         const temporal = client.client;
         const floor = { temporal, taskQueue };
         await warmUp(client, floor);
+        // First, while the worker's heap has not yet grown and shrunk with the other measures.
+        if (measured('waiting')) await waitingMemory(client, floor);
         if (measured('steps')) await stepCpu(client, floor);
         if (measured('fanout')) await subagentFanout(client, floor);
         if (measured('starts')) await subagentStartCpu(client, floor);
         if (measured('approvals')) await approvals(client, floor);
-        if (measured('waiting')) await waitingMemory(client, floor);
       });
     } finally {
       await connection.close();

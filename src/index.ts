@@ -71,7 +71,7 @@ export type {
   StartAgentOptions,
 } from './client/agent-client';
 export type { AgentPrompt } from './client/prompt-input';
-export type { PromptPart } from './protocol/prompt-content';
+export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './activities/types';
 export type { ContextWindowSettings } from './agents/context-window-settings';

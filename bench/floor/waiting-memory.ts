@@ -14,7 +14,8 @@ function rssKib(): number {
 /**
  * Worker RSS per run waiting for a human: N floor workflows waiting for an update, then N Cadre
  * sessions waiting for an approval, each figure the growth of this process's RSS over N. The floor
- * goes first, so Cadre's figure does not profit from memory the other side freed.
+ * goes first, so Cadre's figure does not profit from memory the other side freed. All of them are
+ * terminated at the end.
  */
 export async function waitingMemory(client: AgentClient, floor: Floor): Promise<void> {
   const floorBefore = rssKib();
@@ -34,11 +35,12 @@ export async function waitingMemory(client: AgentClient, floor: Floor): Promise<
   const floorKib = (rssKib() - floorBefore) / waiting;
 
   const cadreBefore = rssKib();
+  const sessions: string[] = [];
   for (let index = 0; index < waiting; index += 50) {
     const batch = Array.from({ length: Math.min(50, waiting - index) }, (_, offset) =>
       client.start('floor-approver', { mode: 'session', prompt: `waiting-${index + offset}` }),
     );
-    await Promise.all(batch);
+    sessions.push(...(await Promise.all(batch)).map((handle) => handle.workflowId));
   }
   // Visibility counts the waiting sessions, so the wait itself sends no query to the worker.
   const query = `CadreAgent = 'floor-approver' AND CadrePendingApprovals > 0 AND ExecutionStatus = 'Running'`;
@@ -46,6 +48,13 @@ export async function waitingMemory(client: AgentClient, floor: Floor): Promise<
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const cadreKib = (rssKib() - cadreBefore) / waiting;
+  // The other measures run on a quiet server and an empty workflow cache.
+  const ids = [...started.map((handle) => handle.workflowId), ...sessions];
+  for (let index = 0; index < ids.length; index += 50) {
+    await Promise.all(
+      ids.slice(index, index + 50).map((id) => client.client.workflow.getHandle(id).terminate('measured')),
+    );
+  }
   report({
     bench: 'floor',
     measure: 'worker-rss-per-waiting-session-kib',

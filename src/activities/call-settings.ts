@@ -115,7 +115,7 @@ function checkPrepared(agent: AnyAgentDefinition, prepared: AnyAgentDefinition):
   const tools = (prepared.tools ?? {}) as Record<string, unknown>;
   if (typeof tools !== 'object') throw fail(`tools of type ${typeof tools}; return an object of tool() definitions`);
   for (const [name, definition] of Object.entries(tools)) {
-    if (typeof definition !== 'object' || definition === null || !('inputSchema' in definition)) {
+    if (typeof definition !== 'object' || definition === null) {
       throw fail(`tool '${name}' that is not a tool; make it with the AI SDK's tool({ inputSchema, execute })`);
     }
     if (Object.hasOwn(agent.subagents ?? {}, name)) {

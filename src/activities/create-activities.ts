@@ -20,7 +20,12 @@ import type {
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({ agent, callOptions, runtimeContext, overrides }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
+    async describeAgent({
+      agent,
+      callOptions,
+      runtimeContext,
+      overrides,
+    }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
       try {
         const definition = deps.agents.get(agent);
         await validateCallOptions(definition, callOptions);

@@ -85,5 +85,4 @@ describe('prompts beyond text', () => {
     expect(userParts(vision.calls.at(-1))[1]).toMatchObject({ type: 'file', mediaType: 'image/png' });
     await handle.end();
   });
-
 });

@@ -95,7 +95,11 @@ describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
     for await (const message of handle.messages()) messages.push(message);
     expect(JSON.stringify(messages.at(-1))).toContain('acme results for invoices');
     const [description] = await activityResults(handle.workflowId);
-    expect(JSON.parse(description ?? '{}')).toMatchObject({ modelRoute: 'test:large', toolNames: ['search'], maxSteps: 1000 });
+    expect(JSON.parse(description ?? '{}')).toMatchObject({
+      modelRoute: 'test:large',
+      toolNames: ['search'],
+      maxSteps: 1000,
+    });
     const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
     const summaries = (history.events ?? [])
       .map((event) => event.userMetadata?.summary?.data)

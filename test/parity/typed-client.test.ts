@@ -38,6 +38,7 @@ async function clientTypes(agents: AgentClient) {
   const byName = await agents.start('forecast', { callOptions: { anything: true } });
   expectType<Equal<Awaited<ReturnType<typeof byName.result>>['output'], unknown>>();
   expectType<Equal<Awaited<ReturnType<typeof agents.getHandle<Forecast>>>, AgentHandle<Forecast>>>();
+  return [handle, result, byName];
 }
 
 /** A settings object typed as the AI SDK's `ToolLoopAgentSettings` is taken by `defineAgent` as it is. */

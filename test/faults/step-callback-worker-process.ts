@@ -1,0 +1,46 @@
+/**
+ * A worker in its own process for the onStepFinish crash test: serves one agent whose model call
+ * appends `model <pid>` to LOG_FILE and whose `onStepFinish` appends `step <pid> <stepNumber> <text>`.
+ * The first `onStepFinish` then hangs (the test kills its worker before the step is recorded); any
+ * later one returns at once.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { defineAgent } from '../../src/agents/define-agent';
+import { ModelRegistry } from '../../src/agents/model-registry';
+import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { reactiveModel } from '../helpers/scripted-model';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+const [address, taskQueue, logFile] = process.argv.slice(2) as [string, string, string];
+
+const stepsLogged = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').includes('step ');
+
+async function main(): Promise<void> {
+  const worker = await createAgentWorker({
+    agents: [
+      defineAgent({
+        name: 'step-logger',
+        model: reactiveModel('the answer', 'done', 'step-logger', () =>
+          appendFileSync(logFile, `model ${process.pid}\n`),
+        ),
+        onStepFinish: async ({ stepNumber, text }) => {
+          const first = !stepsLogged();
+          appendFileSync(logFile, `step ${process.pid} ${stepNumber} ${text}\n`);
+          if (first) await new Promise((resolve) => setTimeout(resolve, 600_000));
+        },
+      }),
+    ],
+    address,
+    taskQueue,
+    models: new ModelRegistry(),
+    approvalSecret: false,
+  });
+  process.stdout.write('ready\n');
+  await worker.run();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});
