@@ -4,7 +4,7 @@ import { summaryTokensOf } from '../agents/context-window-settings';
 import { cutText } from '../protocol/text-preview';
 import type { ActivityDependencies } from './dependencies';
 import { keepHeartbeating } from './heartbeat';
-import { toModelStepFailure } from './provider-errors';
+import { modelCallFailure } from './provider-errors';
 import type { CompactContextArgs, CompactContextResult } from './types';
 
 /** The fixed instructions of every summary call. */
@@ -69,12 +69,7 @@ export function createCompactContext(deps: ActivityDependencies) {
       });
       return brief(stored);
     } catch (error) {
-      if (error instanceof ApplicationFailure) throw error;
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-      throw toModelStepFailure(error, args.modelRoute, {
-        attempt: context.info.attempt,
-        maximumAttempts: args.maximumAttempts,
-      });
+      throw modelCallFailure(error, context, args);
     } finally {
       stopHeartbeat();
     }

@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { LanguageModel, ToolResultPart } from 'ai';
 import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
@@ -23,7 +23,7 @@ import {
 import { keepHeartbeating } from './heartbeat';
 import { fitContext } from './context-fit';
 import type { CompactContextRequest, StepContext } from '../protocol/context-window';
-import { toModelStepFailure } from './provider-errors';
+import { modelCallFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-memories';
 import { memoriesSection } from '../memory/memory-provider';
@@ -169,12 +169,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
       return await summaryOf(deps, args, recorded, stepKey);
     } catch (error) {
-      if (error instanceof ApplicationFailure) throw error;
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-      throw toModelStepFailure(error, args.modelRoute, {
-        attempt: context.info.attempt,
-        maximumAttempts: args.maximumAttempts,
-      });
+      throw modelCallFailure(error, context, args);
     } finally {
       stopHeartbeat();
     }

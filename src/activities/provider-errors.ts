@@ -5,7 +5,7 @@ import {
   NoSuchModelError,
   UnsupportedFunctionalityError,
 } from '@ai-sdk/provider';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { CadreError } from '../errors';
 import { McpServerError } from './mcp-server-error';
 
@@ -51,6 +51,23 @@ export function toModelStepFailure(error: unknown, route: string, attempt?: Step
   }
   const message = error instanceof Error ? error.message : String(error);
   return retryable(`Model step for '${route}' failed: ${sentence(message)}`, 'ModelStepError', attempt);
+}
+
+/**
+ * What an activity that calls a model throws for `error`: its own activity failures as they are,
+ * the abort reason once the activity is cancelled, and otherwise the provider failure.
+ */
+export function modelCallFailure(
+  error: unknown,
+  context: Context,
+  args: { modelRoute: string; maximumAttempts?: number },
+): unknown {
+  if (error instanceof ApplicationFailure) return error;
+  if (context.cancellationSignal.aborted) return context.cancellationSignal.reason ?? error;
+  return toModelStepFailure(error, args.modelRoute, {
+    attempt: context.info.attempt,
+    maximumAttempts: args.maximumAttempts,
+  });
 }
 
 /** A retryable failure whose message tells the truth about what happens next. */

@@ -7,6 +7,15 @@ export interface SchemaMigration {
   statements: Record<SqlDialect, readonly string[]>;
 }
 
+/** The compactions table, the same in SQLite and PostgreSQL. */
+const compactionsTable = `CREATE TABLE cadre_compactions (
+  conversation_id TEXT NOT NULL,
+  end_idx INTEGER NOT NULL,
+  start_idx INTEGER NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (conversation_id, end_idx)
+)`;
+
 /** Every migration, in order; `cadre_schema_migrations` records which ones a database has. */
 export const schemaMigrations: readonly SchemaMigration[] = [
   {
@@ -146,24 +155,8 @@ export const schemaMigrations: readonly SchemaMigration[] = [
     version: 4,
     description: 'context compactions: what replaced the oldest messages in the model view',
     statements: {
-      sqlite: [
-        `CREATE TABLE cadre_compactions (
-          conversation_id TEXT NOT NULL,
-          end_idx INTEGER NOT NULL,
-          start_idx INTEGER NOT NULL,
-          json TEXT NOT NULL,
-          PRIMARY KEY (conversation_id, end_idx)
-        )`,
-      ],
-      postgres: [
-        `CREATE TABLE cadre_compactions (
-          conversation_id TEXT NOT NULL,
-          end_idx INTEGER NOT NULL,
-          start_idx INTEGER NOT NULL,
-          json TEXT NOT NULL,
-          PRIMARY KEY (conversation_id, end_idx)
-        )`,
-      ],
+      sqlite: [compactionsTable],
+      postgres: [compactionsTable],
     },
   },
   {
