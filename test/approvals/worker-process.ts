@@ -8,7 +8,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { serveAgentsInThisProcess } from '../helpers/worker-process';
 import { reactiveModel } from '../helpers/scripted-model';
 import { countingTool } from './fixtures';
 
@@ -30,26 +30,16 @@ async function approvalPolicy(): Promise<'user-approval'> {
   return 'user-approval';
 }
 
-async function main(): Promise<void> {
-  const worker = await createAgentWorker({
-    agents: [
-      defineAgent({
-        name: 'durable',
-        model,
-        tools: { remove: countingTool('remove') },
-        toolApproval: { remove: approvalPolicy },
-      }),
-    ],
-    address,
-    taskQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    approvalSecret: false,
-  });
-  process.stdout.write('ready\n');
-  await worker.run();
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+serveAgentsInThisProcess(
+  address,
+  taskQueue,
+  [
+    defineAgent({
+      name: 'durable',
+      model,
+      tools: { remove: countingTool('remove') },
+      toolApproval: { remove: approvalPolicy },
+    }),
+  ],
+  new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+);

@@ -1,8 +1,8 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
 import { createChatHandler, type ChatHandler } from '../../src/chat/chat-handler';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait';
-import { chatAgents, chatSecret, executions, greeting, readChunks } from './fixtures';
+import { assemble, chatAgents, chatSecret, executions, greeting, readChunks } from './fixtures';
 
 const base = 'http://chat.test/api/chat';
 
@@ -32,19 +32,6 @@ describe('chat handler', () => {
     chat(new Request(base, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
   const get = (path: string) => chat(new Request(`${base}/${path}`, { headers: { authorization: 'Bearer alice' } }));
   const userMessage = (text: string) => ({ id: `u-${Math.random()}`, role: 'user', parts: [{ type: 'text', text }] });
-
-  /** The assistant message a page builds from these chunks, starting from `message`. */
-  async function assemble(chunks: UIMessageChunk[], message?: UIMessage): Promise<UIMessage> {
-    const stream = new ReadableStream<UIMessageChunk>({
-      start(controller) {
-        for (const chunk of chunks.filter((item) => item.type !== 'error')) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    let last = message;
-    for await (const next of readUIMessageStream({ stream, message, terminateOnError: true })) last = next;
-    return last as UIMessage;
-  }
 
   /** The message with its approval request answered, as addToolApprovalResponse leaves it. */
   function answered(message: UIMessage, approved: boolean, change: (part: Record<string, unknown>) => void = () => {}) {

@@ -1,17 +1,11 @@
-import {
-  lastAssistantMessageIsCompleteWithToolCalls,
-  readUIMessageStream,
-  tool,
-  type UIMessage,
-  type UIMessageChunk,
-} from 'ai';
+import { lastAssistantMessageIsCompleteWithToolCalls, tool, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { createChatHandler, type ChatHandler } from '../../src/chat/chat-handler';
 import { readTree } from '../../src/chat/tree-follower';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult } from '../helpers/scripted-model';
-import { chatModel, readChunks } from './fixtures';
+import { assemble, chatModel, readChunks } from './fixtures';
 
 const base = 'http://chat.test/api/chat';
 
@@ -66,19 +60,6 @@ describe('chat handler with client-side tools', () => {
     role: 'user',
     parts: [{ type: 'text', text }],
   });
-
-  /** The assistant message a page builds from these chunks, starting from `message`. */
-  async function assemble(chunks: UIMessageChunk[], message?: UIMessage): Promise<UIMessage> {
-    const stream = new ReadableStream<UIMessageChunk>({
-      start(controller) {
-        for (const chunk of chunks.filter((item) => item.type !== 'error')) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    let last = message;
-    for await (const next of readUIMessageStream({ stream, message, terminateOnError: true })) last = next;
-    return last as UIMessage;
-  }
 
   /** The message as `addToolOutput({ tool, toolCallId, output })` leaves it. */
   function withToolOutput(message: UIMessage, toolCallId: string, output: unknown): UIMessage {

@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { tool, type UIMessageChunk } from 'ai';
+import { readUIMessageStream, tool, type UIMessage, type UIMessageChunk } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -171,4 +171,17 @@ export async function readChunks(response: Response): Promise<UIMessageChunk[]> 
     .split('\n')
     .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
     .map((line) => JSON.parse(line.slice('data: '.length)) as UIMessageChunk);
+}
+
+/** The assistant message a page builds from these chunks, starting from `message`. */
+export async function assemble(chunks: UIMessageChunk[], message?: UIMessage): Promise<UIMessage> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks.filter((item) => item.type !== 'error')) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last = message;
+  for await (const next of readUIMessageStream({ stream, message, terminateOnError: true })) last = next;
+  return last as UIMessage;
 }

@@ -8,9 +8,8 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { idempotencyKeyOf } from '../../src/activities/idempotency-key';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { serveAgentsInThisProcess } from '../helpers/worker-process';
 import { reactiveModel } from '../helpers/scripted-model';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -27,25 +26,10 @@ const charge = tool({
   },
 });
 
-async function main(): Promise<void> {
-  const worker = await createAgentWorker({
-    agents: [
-      defineAgent({
-        name: 'charger',
-        model: reactiveModel({ toolCalls: [{ toolName: 'charge', input: { amount: 42 }, toolCallId: 'charge-1' }] }),
-        tools: { charge },
-      }),
-    ],
-    address,
-    taskQueue,
-    models: new ModelRegistry(),
-    approvalSecret: false,
-  });
-  process.stdout.write('ready\n');
-  await worker.run();
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+serveAgentsInThisProcess(address, taskQueue, [
+  defineAgent({
+    name: 'charger',
+    model: reactiveModel({ toolCalls: [{ toolName: 'charge', input: { amount: 42 }, toolCallId: 'charge-1' }] }),
+    tools: { charge },
+  }),
+]);

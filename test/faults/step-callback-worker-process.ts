@@ -7,8 +7,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { serveAgentsInThisProcess } from '../helpers/worker-process';
 import { reactiveModel } from '../helpers/scripted-model';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -16,31 +15,14 @@ const [address, taskQueue, logFile] = process.argv.slice(2) as [string, string, 
 
 const stepsLogged = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').includes('step ');
 
-async function main(): Promise<void> {
-  const worker = await createAgentWorker({
-    agents: [
-      defineAgent({
-        name: 'step-logger',
-        model: reactiveModel('the answer', 'done', 'step-logger', () =>
-          appendFileSync(logFile, `model ${process.pid}\n`),
-        ),
-        onStepFinish: async ({ stepNumber, text }) => {
-          const first = !stepsLogged();
-          appendFileSync(logFile, `step ${process.pid} ${stepNumber} ${text}\n`);
-          if (first) await new Promise((resolve) => setTimeout(resolve, 600_000));
-        },
-      }),
-    ],
-    address,
-    taskQueue,
-    models: new ModelRegistry(),
-    approvalSecret: false,
-  });
-  process.stdout.write('ready\n');
-  await worker.run();
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+serveAgentsInThisProcess(address, taskQueue, [
+  defineAgent({
+    name: 'step-logger',
+    model: reactiveModel('the answer', 'done', 'step-logger', () => appendFileSync(logFile, `model ${process.pid}\n`)),
+    onStepFinish: async ({ stepNumber, text }) => {
+      const first = !stepsLogged();
+      appendFileSync(logFile, `step ${process.pid} ${stepNumber} ${text}\n`);
+      if (first) await new Promise((resolve) => setTimeout(resolve, 600_000));
+    },
+  }),
+]);
