@@ -3,7 +3,7 @@
  * (`rounds-`: one patch marker per run, a task run's last step writing its end, children started
  * `running` with their spec; one child's history too). Run it when the
  * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
- * in the change:
+ * in the change. The `parity-` files record a client-side tool and context compaction:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
  * Existing files are kept unless --force: the `replay-` files (before the store), the `store-`
  * files (before per-agent queues) and the `agents-` files (before the patch baseline) prove that
@@ -19,6 +19,7 @@ import type { AgentStateSnapshotV1 } from '../../src/protocol/state-snapshot';
 import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
+import { parityAgents } from './parity-agents';
 
 const prefix = 'rounds';
 const id = (name: string) => `${prefix}-${name}`;
@@ -26,7 +27,7 @@ const id = (name: string) => `${prefix}-${name}`;
 async function main(): Promise<void> {
   const taskQueue = `record-${Date.now()}`;
   const worker = await createAgentWorker({
-    agents: [...exampleAgents, historyAgent(3)],
+    agents: [...exampleAgents, historyAgent(3), ...parityAgents],
     taskQueue,
     models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
   });
@@ -64,6 +65,19 @@ async function main(): Promise<void> {
         runtimeContext: { userId: `recorder-${Date.now()}` },
       })
     ).result();
+    // The parity paths, each under its own name: a client-side tool, and context compaction.
+    const located = await client.start('locator', { prompt: 'Where am I?', workflowId: 'parity-client-tool' });
+    while ((await located.pendingToolCalls()).length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [call] = await located.pendingToolCalls();
+    await located.submitToolResult(call?.toolCallId ?? '', { city: 'Paris' }, { by: 'recorder' });
+    await located.result();
+    const compacted = await client.start('compactor', { mode: 'session', workflowId: 'parity-compaction' });
+    for (let turn = 1; turn <= 10; turn++) {
+      await compacted.send(`Tell me about topic ${turn}.`);
+      await waitForActivations(client, 'parity-compaction', turn);
+    }
+    await compacted.end();
+    await compacted.result();
     // A run continued from a snapshot an old worker took (whole transcript in state): it moves to the store.
     await client.client.workflow.execute(agentWorkflowType, {
       workflowId: id('migrated'),
@@ -78,6 +92,8 @@ async function main(): Promise<void> {
       id('background'),
       id('migrated'),
       id('memory'),
+      'parity-client-tool',
+      'parity-compaction',
     ]) {
       const history = await client.client.workflow.getHandle(workflowId).fetchHistory();
       save(`${workflowId}.json`, historyToJSON(history));

@@ -6,7 +6,7 @@ const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
 describe('replaying recorded histories', () => {
-  it('has the histories recorded before the conversation store, with it, with per-agent queues and memory, and with the patch baseline', () => {
+  it('has the histories recorded before the conversation store, with it, with per-agent queues and memory, with the patch baseline, and of a client-side tool and context compaction', () => {
     expect(histories).toEqual([
       'agents-approval.json',
       'agents-background.json',
@@ -16,6 +16,8 @@ describe('replaying recorded histories', () => {
       'agents-session.json',
       'agents-subagents.json',
       'agents-task.json',
+      'parity-client-tool.json',
+      'parity-compaction.json',
       'replay-approval.json',
       'replay-background.json',
       'replay-continue-as-new.json',
