@@ -9,7 +9,16 @@ import type { AgentClient } from '../src/client/agent-client';
 import type { AgentHandle } from '../src/client/agent-handle';
 import { report, withBenchEnv } from './bench-env';
 import { floorActivities, floorToolStarts } from './floor/floor-activities';
-import { type Floor, floorId, measureCpu, percentile, ratio, round, waitUntil } from './floor/floor-measure';
+import {
+  type Floor,
+  floorId,
+  measureCpu,
+  medianTrial,
+  percentile,
+  ratio,
+  round,
+  waitUntil,
+} from './floor/floor-measure';
 import {
   floorApprovalWorkflow,
   floorApproveUpdate,
@@ -21,6 +30,10 @@ import { waitingMemory } from './floor/waiting-memory';
 
 const steps = Number(process.env.CADRE_BENCH_STEPS ?? 50);
 const parallelRuns = 4;
+/** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
+const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
+/** CPU milliseconds of this process and of the dev server, as `measureCpu` gives them. */
+type Cpu = { worker: number; server: number };
 const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
 const oneAtATime = 20;
 /** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting; all by default. */
@@ -171,36 +184,48 @@ async function warmUp(client: AgentClient, floor: Floor): Promise<void> {
   });
 }
 
+/**
+ * CPU per model step: `parallelRuns` runs of `steps` steps each, Cadre and the floor in turn,
+ * `stepTrials` times; the median trial of each side is reported, as the subagent measures do.
+ */
 async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
   const total = steps * parallelRuns;
-  const cadre = await measureCpu(async () => {
-    const handles = await Promise.all(
-      Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
-    );
-    await Promise.all(handles.map((handle) => handle.result()));
-  });
-  const bare = await measureCpu(async () => {
-    await Promise.all(
-      Array.from({ length: parallelRuns }, () =>
-        floor.temporal.workflow.execute(floorStepsWorkflow, {
-          taskQueue: floor.taskQueue,
-          workflowId: floorId('steps'),
-          args: [steps],
-        }),
-      ),
-    );
-  });
-  const cadreMs = (cadre.worker + cadre.server) / total;
-  const floorMs = (bare.worker + bare.server) / total;
+  const trials: { cadre: Cpu; floor: Cpu }[] = [];
+  for (let trial = 0; trial < stepTrials; trial++) {
+    const cadre = await measureCpu(async () => {
+      const handles = await Promise.all(
+        Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
+      );
+      await Promise.all(handles.map((handle) => handle.result()));
+    });
+    const bare = await measureCpu(async () => {
+      await Promise.all(
+        Array.from({ length: parallelRuns }, () =>
+          floor.temporal.workflow.execute(floorStepsWorkflow, {
+            taskQueue: floor.taskQueue,
+            workflowId: floorId('steps'),
+            args: [steps],
+          }),
+        ),
+      );
+    });
+    trials.push({ cadre, floor: bare });
+  }
+  const perStep = (cpu: Cpu) => (cpu.worker + cpu.server) / total;
+  const cadre = medianTrial(trials, (trial) => perStep(trial.cadre)).cadre;
+  const bare = medianTrial(trials, (trial) => perStep(trial.floor)).floor;
   report({
     bench: 'floor',
     measure: 'cpu-per-model-step-ms',
     steps: total,
-    cadre: round(cadreMs),
-    floor: round(floorMs),
-    ratio: ratio(cadreMs, floorMs),
+    trials: stepTrials,
+    cadre: round(perStep(cadre)),
+    floor: round(perStep(bare)),
+    ratio: ratio(perStep(cadre), perStep(bare)),
     cadreWorkerServer: [round(cadre.worker / total), round(cadre.server / total)],
     floorWorkerServer: [round(bare.worker / total), round(bare.server / total)],
+    cadreTrials: trials.map((trial) => round(perStep(trial.cadre))),
+    floorTrials: trials.map((trial) => round(perStep(trial.floor))),
     target: 'ratio <= 1.25',
   });
 }

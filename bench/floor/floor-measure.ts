@@ -54,6 +54,22 @@ export async function measureCpu(
   return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
 }
 
+/**
+ * Waits until the dev server is quiet: less than 5% of a core over half a second, for at most
+ * 60 s. Terminating hundreds of runs keeps the server busy after the calls return, which would
+ * otherwise be charged to whichever measure runs next.
+ */
+export async function untilServerQuiet(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let before = cpuNow().server;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuNow().server;
+    if (now - before < 25) return;
+    before = now;
+  }
+}
+
 /** The `p`th percentile of `values` (nearest rank). */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import type { AgentClient } from '../../src/client/agent-client';
 import { report } from '../bench-env';
-import { type Floor, floorId, ratio, round } from './floor-measure';
+import { type Floor, floorId, ratio, round, untilServerQuiet } from './floor-measure';
 import { floorApprovalWorkflow } from './floor-workflows';
 
 const waiting = Number(process.env.CADRE_BENCH_WAITING ?? 600);
@@ -96,4 +96,5 @@ export async function waitingMemory(client: AgentClient, floor: Floor): Promise<
       ids.slice(index, index + 50).map((id) => client.client.workflow.getHandle(id).terminate('measured')),
     );
   }
+  await untilServerQuiet();
 }
