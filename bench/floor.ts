@@ -1,14 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
-import { z } from 'zod';
-import { defineAgent } from '../src/agents/define-agent';
 import type { AgentClient } from '../src/client/agent-client';
 import type { AgentHandle } from '../src/client/agent-handle';
 import { report, withBenchEnv } from './bench-env';
 import { floorActivities, floorToolStarts } from './floor/floor-activities';
+import { floorAgents, steps, toolStarts } from './floor/floor-agents';
 import {
   type Floor,
   floorId,
@@ -28,7 +23,6 @@ import {
 import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
 import { waitingMemory } from './floor/waiting-memory';
 
-const steps = Number(process.env.CADRE_BENCH_STEPS ?? 50);
 const parallelRuns = 4;
 /** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
 const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
@@ -40,100 +34,6 @@ const oneAtATime = 20;
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
 const measured = (measure: string) => !measures || measures.includes(measure);
 
-/** When each Cadre tool call started, by the id in its input. */
-const toolStarts = new Map<string, number>();
-
-const usage = {
-  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 0, text: 0, reasoning: 0 },
-};
-
-/** A mock model: `respond` sees the prompt and returns tool calls (or none: a final text). */
-function benchModel(
-  name: string,
-  respond: (prompt: LanguageModelV4Prompt) => Promise<{ toolName: string; input: unknown }[]>,
-) {
-  return new MockLanguageModelV4({
-    provider: 'bench',
-    modelId: name,
-    doGenerate: async ({ prompt }) => {
-      const calls = await respond(prompt);
-      return {
-        content:
-          calls.length > 0
-            ? calls.map((call) => ({
-                type: 'tool-call' as const,
-                toolCallId: randomUUID(),
-                toolName: call.toolName,
-                input: JSON.stringify(call.input),
-              }))
-            : [{ type: 'text' as const, text: 'Done.' }],
-        finishReason: { unified: calls.length > 0 ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-}
-
-type Prompt = LanguageModelV4Prompt;
-
-function firstUserText(prompt: Prompt): string {
-  const user = prompt.find((message) => message.role === 'user');
-  return user && Array.isArray(user.content) && user.content[0]?.type === 'text' ? user.content[0].text : '';
-}
-
-const toolMessages = (prompt: Prompt) => prompt.filter((message) => message.role === 'tool').length;
-
-const agents = [
-  defineAgent({
-    name: 'floor-steps',
-    streaming: false,
-    maxSteps: steps + 1,
-    tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
-    model: benchModel('steps', async (prompt) =>
-      toolMessages(prompt) < steps ? [{ toolName: 'noop', input: {} }] : [],
-    ),
-  }),
-  defineAgent({
-    name: 'floor-fanout',
-    streaming: false,
-    model: benchModel('fanout', async (prompt) => {
-      if (toolMessages(prompt) > 0) return [];
-      const [children, latency] = firstUserText(prompt).split(' ');
-      return Array.from({ length: Number(children) }, () => ({ toolName: 'child', input: { task: latency } }));
-    }),
-    subagents: { child: { agent: 'floor-child', description: 'A child.', enableRunInBackground: false } },
-  }),
-  defineAgent({
-    name: 'floor-child',
-    streaming: false,
-    model: benchModel('child', async (prompt) => {
-      const latency = Number(firstUserText(prompt));
-      if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-      return [];
-    }),
-  }),
-  defineAgent({
-    name: 'floor-approver',
-    streaming: false,
-    toolApproval: { act: 'user-approval' },
-    tools: {
-      act: tool({
-        description: 'Acts once a human approves.',
-        inputSchema: z.object({ id: z.string() }),
-        execute: async ({ id }) => {
-          toolStarts.set(id, Date.now());
-          return 'done';
-        },
-      }),
-    },
-    model: benchModel('approver', async (prompt) =>
-      toolMessages(prompt) > 0 ? [] : [{ toolName: 'act', input: { id: firstUserText(prompt) } }],
-    ),
-  }),
-];
-
 /**
  * `npm run bench -- floor`: Cadre against bare Temporal workflows doing the same work (the floor),
  * on one dev server in one run: CPU per model step, 16 subagents vs one, CPU per subagent start,
@@ -141,7 +41,7 @@ const agents = [
  * line per measure with both figures.
  */
 export async function floorBench(): Promise<void> {
-  await withBenchEnv(agents, async ({ client, address, namespace }) => {
+  await withBenchEnv(floorAgents, async ({ client, address, namespace, storeUrl }) => {
     const connection = await NativeConnection.connect({ address });
     const taskQueue = `floor-${Date.now()}`;
     const floorWorker = await Worker.create({
@@ -157,7 +57,7 @@ export async function floorBench(): Promise<void> {
         const floor = { temporal, taskQueue };
         await warmUp(client, floor);
         // First, while the worker's heap has not yet grown and shrunk with the other measures.
-        if (measured('waiting')) await waitingMemory(client, floor);
+        if (measured('waiting')) await waitingMemory({ address, namespace, storeUrl });
         if (measured('steps')) await stepCpu(client, floor);
         if (measured('fanout')) await subagentFanout(client, floor);
         if (measured('starts')) await subagentStartCpu(client, floor);

@@ -37,3 +37,12 @@ export async function floorApprovalWorkflow(id: string): Promise<void> {
   await condition(() => approved);
   await floorTool(id);
 }
+
+/**
+ * The floor of a session waiting for a human after its model asked for a tool: a model activity,
+ * then the wait for an update, then the tool activity.
+ */
+export async function floorSessionWorkflow(id: string): Promise<void> {
+  await floorModel(0);
+  await floorApprovalWorkflow(id);
+}

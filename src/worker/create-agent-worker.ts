@@ -15,6 +15,7 @@ import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
 import { resolveTemporalConnection } from '../client/temporal-connection';
+import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -36,7 +37,10 @@ export interface AgentWorkerOptions {
   taskQueue?: string;
   /** Models by route; defaults to the providers configured in the environment (and `demo`). */
   models?: ModelRegistry;
-  /** A workflow bundle built once with `bundleWorkflowCode`, to skip bundling at start-up. */
+  /**
+   * A workflow bundle built once with `bundleWorkflowCode`, to skip bundling at start-up. Build it
+   * with `agentBundlerOptions()`, so that runs share Cadre's workflow modules.
+   */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
    * Secret (at least 32 bytes) that signs approval requests; defaults to `CADRE_APPROVAL_SECRET`.
@@ -146,7 +150,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       ? { workflowBundle: options.workflowBundle }
       : workflowBundle
         ? { workflowBundle }
-        : { workflowsPath: workflowsPath ?? require.resolve('../workflows'), bundlerOptions }),
+        : { workflowsPath: workflowsPath ?? agentWorkflowsPath, bundlerOptions: agentBundlerOptions(bundlerOptions) }),
     interceptors,
   });
   // One activity queue per agent: an agent's steps and tools reach only workers that serve it.

@@ -5,6 +5,7 @@
 export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
 export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';
 export { workerLogger } from './worker-logger';
+export { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 export { AgentRegistry } from '../agents/agent-registry';
 export { defineAgent, ModelRegistry, DemoModel } from '../agents';
 export { startDevServer, registerSearchAttributes } from '../server';

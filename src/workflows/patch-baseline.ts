@@ -30,8 +30,15 @@ export const baselinePatches: ReadonlySet<string> = new Set([
   roundTripPatches.statusFromStart,
 ]);
 
-// Module state is per run: the worker's sandbox gives every workflow run its own module instances.
-let baselinePresent: boolean | undefined;
+/**
+ * Whether this run recorded the baseline, kept on the run's global object. Cadre's workflow modules
+ * are loaded once per worker and shared by every run (`preloadModules`), so they hold no state of
+ * their own; the sandbox gives each run its own globals.
+ */
+const baselineKey = '__cadrePatchBaseline';
+
+/** The global object of the run whose code is executing. */
+const runGlobals = globalThis as unknown as Record<typeof baselineKey, boolean | undefined>;
 
 /**
  * Decides once, as the run's first command, whether it records the baseline. A history recorded
@@ -39,11 +46,11 @@ let baselinePresent: boolean | undefined;
  * they were recorded. Must run before any {@link isPatched}.
  */
 export function openPatchBaseline(): void {
-  baselinePresent = patched(roundTripPatches.baseline);
+  runGlobals[baselineKey] = patched(roundTripPatches.baseline);
 }
 
 /** `patched(patchId)`, answered without a marker of its own in runs that recorded the baseline. */
 export function isPatched(patchId: string): boolean {
-  if (baselinePresent && baselinePatches.has(patchId)) return true;
+  if (runGlobals[baselineKey] && baselinePatches.has(patchId)) return true;
   return patched(patchId);
 }

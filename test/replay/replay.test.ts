@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workflow-bundle-options';
 
 const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
@@ -47,10 +48,34 @@ describe('replaying recorded histories', () => {
     const history: unknown = JSON.parse(readFileSync(join(directory, file), 'utf8'));
     await expect(
       Worker.runReplayHistory(
-        { workflowsPath: require.resolve('../../src/workflows') },
+        { workflowsPath: agentWorkflowsPath, bundlerOptions: agentBundlerOptions() },
         history,
         file.replace(/\.json$/, ''),
       ),
     ).resolves.toBeUndefined();
+  });
+
+  it('replays every history in one worker whose runs share Cadre\'s workflow modules, and no run starts with state left by the run before it', async () => {
+    // Runs with the patch baseline (rounds-*) come between older runs, so a baseline left in a
+    // shared module by one run would take the next, older run down the patched path.
+    const rounds = histories.filter((file) => file.startsWith('rounds-'));
+    const older = histories.filter((file) => !file.startsWith('rounds-'));
+    const interleaved = older.flatMap((file, index) => (rounds[index] ? [rounds[index], file] : [file]));
+    expect(interleaved.length).toBe(histories.length);
+    const replays = Worker.runReplayHistories(
+      { workflowsPath: agentWorkflowsPath, bundlerOptions: agentBundlerOptions() },
+      interleaved.map((file) => ({
+        workflowId: file.replace(/\.json$/, ''),
+        history: JSON.parse(readFileSync(join(directory, file), 'utf8')) as unknown,
+      })),
+    );
+    const failed: string[] = [];
+    let replayed = 0;
+    for await (const result of replays) {
+      replayed++;
+      if (result.error) failed.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failed).toEqual([]);
+    expect(replayed).toBe(interleaved.length);
   });
 });
