@@ -119,7 +119,9 @@ async function main(): Promise<void> {
         const cadre = await growthPerRun(cadreRuns);
         process.stdout.write(`${JSON.stringify({ floorWait, floorSession, cadre })}\n`);
         for (let index = 0; index < ids.length; index += 50) {
-          await Promise.all(ids.slice(index, index + 50).map((id) => temporal.workflow.getHandle(id).terminate('measured')));
+          await Promise.all(
+            ids.slice(index, index + 50).map((id) => temporal.workflow.getHandle(id).terminate('measured')),
+          );
         }
       }),
     );

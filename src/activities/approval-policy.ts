@@ -54,6 +54,23 @@ export async function evaluateToolApproval(
   return await toolNeedsApproval(call);
 }
 
+/**
+ * Whether evaluating `policy` for a call of `toolName` may read the conversation: only a function
+ * does (the global policy, the tool's entry, or the tool's own `needsApproval` where the policy
+ * sets no entry). A status reads nothing, so a call approved under one runs without a read.
+ */
+export function policyReadsMessages(
+  policy: ToolApprovalConfiguration<ToolSet, RuntimeContext> | undefined,
+  tools: ToolSet,
+  toolName: string,
+): boolean {
+  if (typeof policy === 'function') return true;
+  const rule = policy && Object.hasOwn(policy, toolName) ? policy[toolName] : undefined;
+  if (rule != null) return typeof rule === 'function';
+  const tool = Object.hasOwn(tools, toolName) ? (tools[toolName] as Tool) : undefined;
+  return typeof tool?.needsApproval === 'function';
+}
+
 /** The tool's own `needsApproval` (a flag or a function of the input), called with the AI SDK's arguments. */
 async function toolNeedsApproval(call: PolicyCall): Promise<ApprovalVerdict> {
   const tool = Object.hasOwn(call.tools, call.toolName) ? (call.tools[call.toolName] as Tool) : undefined;

@@ -1,8 +1,7 @@
 import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { FlexibleSchema, ModelMessage, ToolResultPart, ToolSet } from 'ai';
-import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { evaluateToolApproval } from './approval-policy';
-import { resolveCallSettings } from './call-settings';
+import type { EffectiveCallSettings } from './call-settings';
 import type { RunToolArgs } from './types';
 
 /**
@@ -11,14 +10,14 @@ import type { RunToolArgs } from './types';
  * replaces the run, or undefined when the call may run.
  */
 export async function revalidateApprovedCall(
-  agent: AnyAgentDefinition,
+  /** The run's settings, as `prepareCall` gave them for this attempt. */
+  settings: EffectiveCallSettings,
   args: RunToolArgs,
+  /** The agent's tools and its MCP tools, which the policy sees as the model step's did. */
+  tools: ToolSet,
+  /** The conversation; read only when the policy may look at it (see `policyReadsMessages`). */
   messages: ModelMessage[],
-  /** The agent's MCP tools, which the policy sees beside its own as the model step's did. */
-  mcpTools: ToolSet = {},
 ): Promise<ToolResultPart['output'] | undefined> {
-  const settings = await resolveCallSettings(agent, args);
-  const tools: ToolSet = { ...settings.agent.tools, ...mcpTools };
   const tool = Object.hasOwn(tools, args.toolName) ? tools[args.toolName] : undefined;
   if (tool?.inputSchema) {
     const parsed = await safeValidateTypes({ value: args.input, schema: tool.inputSchema as FlexibleSchema<unknown> });

@@ -6,6 +6,7 @@ import { type StoredToolOutput, summarizeOutput } from './conversation-io';
 import { defaultMaxToolOutputBytes, defaultMaxToolOutputChars } from '../agents/agent-registry';
 import type { ActivityDependencies } from './dependencies';
 import { revalidateApprovedCall } from './revalidate';
+import { policyReadsMessages } from './approval-policy';
 import { mcpToolsOf } from './mcp-clients';
 import { McpServerError } from './mcp-server-error';
 import { resolveCallSettings } from './call-settings';
@@ -46,7 +47,8 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   }
   const definition = deps.agents.get(args.agent);
   // The tools prepareCall chose for this run: it runs again here, with the run's call options and runtime context.
-  const agent = (await resolveCallSettings(definition, args)).agent;
+  const settings = await resolveCallSettings(definition, args);
+  const { agent } = settings;
   const maxBytes = agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes;
   const limits: ToolOutputLimits = {
     maxChars: agent.maxToolOutputChars ?? defaultMaxToolOutputChars,
@@ -74,17 +76,18 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
     return { stored: summarizeOutput(stored.output) };
   };
   // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
-  // Only a revalidated call (its policy may read them) or an `execute` that declares options reads the conversation.
-  const messages =
-    args.revalidate || asksForOptions(tool)
-      ? conversation
-        ? await deps.conversations.read(conversation, args.promptLength)
-        : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength)
-      : undefined;
+  // Only a revalidated call whose policy is a function, or an `execute` that declares options, reads the conversation.
+  const readsMessages =
+    (args.revalidate && policyReadsMessages(settings.toolApproval, tools, args.toolName)) || asksForOptions(tool);
+  const messages = readsMessages
+    ? conversation
+      ? await deps.conversations.read(conversation, args.promptLength)
+      : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength)
+    : undefined;
   let output: ToolResultPart['output'];
   try {
     output =
-      (args.revalidate ? await revalidateApprovedCall(definition, args, messages ?? [], mcpTools) : undefined) ??
+      (args.revalidate ? await revalidateApprovedCall(settings, args, tools, messages ?? []) : undefined) ??
       (await execute(tool, args, messages, context));
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;

@@ -52,6 +52,27 @@ const agent = defineAgent({
   subagents: { helper: { agent: 'lazy-helper', description: 'Helps.', toolFilter: ['only'], model: 'demo:other' } },
 });
 const helper = defineAgent({ name: 'lazy-helper', model: 'demo:scripted', tools: {} });
+const act = () => tool({ description: 'Acts once approved.', inputSchema: z.object({}), execute: async () => 'acted' });
+/** Approved under a status: re-checking the call needs no messages. */
+const approvedByStatus = defineAgent({
+  name: 'lazy-status',
+  model: 'demo:scripted',
+  tools: { act: act() },
+  toolApproval: { act: 'user-approval' },
+});
+let policySaw: unknown[] | undefined;
+/** Approved under a function of the messages: re-checking the call reads them. */
+const approvedByFunction = defineAgent({
+  name: 'lazy-policy',
+  model: 'demo:scripted',
+  tools: { act: act() },
+  toolApproval: {
+    act: async (_input, { messages }) => {
+      policySaw = messages;
+      return 'user-approval' as const;
+    },
+  },
+});
 
 describe('conversation reads of tools', () => {
   let store: SqliteConversationStore;
@@ -70,11 +91,18 @@ describe('conversation reads of tools', () => {
     toolName,
     input: {},
   });
+  /** A conversation this worker has not read yet, as another worker wrote it. */
+  const freshConversation = async (name: string) => {
+    const fresh = { id: `lazy-${name}@run`, workflowId: `lazy-${name}` };
+    await store.ensureConversation(fresh);
+    await store.appendMessages(fresh.id, 0, [{ role: 'user', content: 'hi' }]);
+    return fresh;
+  };
 
   beforeAll(async () => {
     store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
     const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
-    registry = new AgentRegistry([agent, helper], models);
+    registry = new AgentRegistry([agent, helper, approvedByStatus, approvedByFunction], models);
     conversations = new ConversationIo(store, 0);
     activities = createActivities({
       agents: registry,
@@ -107,6 +135,33 @@ describe('conversation reads of tools', () => {
     expect(runs.reader).toBe(1);
     expect(seen).toEqual([{ role: 'user', content: 'hi' }]);
     read.mockRestore();
+  });
+
+  it('runs an approved call whose policy is a status without reading the conversation', async () => {
+    const approved = {
+      ...call('act'),
+      agent: 'lazy-status',
+      revalidate: true,
+      conversation: await freshConversation('status'),
+    };
+    const reads = conversations.stats.reads;
+    const result: RunToolResult = await environment.run(activities.runTool, approved);
+    expect(result.stored).toMatchObject({ preview: 'acted' });
+    expect(conversations.stats.reads).toBe(reads);
+  });
+
+  it('reads the conversation for an approved call whose policy is a function, which sees the messages', async () => {
+    const approved = {
+      ...call('act'),
+      agent: 'lazy-policy',
+      revalidate: true,
+      conversation: await freshConversation('policy'),
+    };
+    const reads = conversations.stats.reads;
+    const result: RunToolResult = await environment.run(activities.runTool, approved);
+    expect(result.stored).toMatchObject({ preview: 'acted' });
+    expect(conversations.stats.reads).toBe(reads + 1);
+    expect(policySaw).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
   it('tells a tool that reaches messages without declaring options how to declare them', async () => {

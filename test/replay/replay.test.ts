@@ -55,7 +55,7 @@ describe('replaying recorded histories', () => {
     ).resolves.toBeUndefined();
   });
 
-  it('replays every history in one worker whose runs share Cadre\'s workflow modules, and no run starts with state left by the run before it', async () => {
+  it("replays every history in one worker whose runs share Cadre's workflow modules, and no run starts with state left by the run before it", async () => {
     // Runs with the patch baseline (rounds-*) come between older runs, so a baseline left in a
     // shared module by one run would take the next, older run down the patched path.
     const rounds = histories.filter((file) => file.startsWith('rounds-'));

@@ -48,7 +48,9 @@ function moduleState(file: string): string[] {
 describe("Cadre's workflow modules, shared by every run on a worker", () => {
   it('are found by following the imports of the workflows index', () => {
     const names = workflowModules().map((file) => file.split('/src/')[1]);
-    expect(names).toEqual(expect.arrayContaining(['workflows/agent-workflow.ts', 'workflows/patch-baseline.ts', 'protocol/definitions.ts']));
+    expect(names).toEqual(
+      expect.arrayContaining(['workflows/agent-workflow.ts', 'workflows/patch-baseline.ts', 'protocol/definitions.ts']),
+    );
   });
 
   it('hold no state at module scope: no let or var, and no collection that is not read-only', () => {
