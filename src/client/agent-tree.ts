@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, QueryDefinition } from '@temporalio/client';
 import type { ChildRun } from '../protocol/state-snapshot';
 import type { ApprovalRequest } from '../protocol/approval-types';
 import type { AwaitedToolCall } from '../protocol/client-tool-types';
@@ -17,19 +17,32 @@ export async function runningTree(client: Client, rootWorkflowId: string): Promi
   return ids;
 }
 
-/** Every pending approval of the tree under `rootWorkflowId`; each names the workflow it belongs to. */
-export async function treeApprovals(client: Client, rootWorkflowId: string): Promise<ApprovalRequest[]> {
+/**
+ * The answers of every running workflow in the tree under `rootWorkflowId` to `query`, flattened.
+ * A child whose query fails (it may just have finished) answers none; the root's error is thrown
+ * unless `tolerated` accepts it.
+ */
+async function queryTree<T>(
+  client: Client,
+  rootWorkflowId: string,
+  query: QueryDefinition<T[]>,
+  tolerated: (error: unknown) => boolean = () => false,
+): Promise<T[]> {
   const ids = await runningTree(client, rootWorkflowId);
   const lists = await Promise.all(
     ids.map((id, index) =>
       client.workflow
         .getHandle(id)
-        .query(pendingApprovalsQuery)
-        // A subagent that just finished no longer answers for approvals; the root must.
-        .catch((error: unknown) => (index === 0 ? Promise.reject(error) : [])),
+        .query(query)
+        .catch((error: unknown) => (index === 0 && !tolerated(error) ? Promise.reject(error) : [])),
     ),
   );
   return lists.flat();
+}
+
+/** Every pending approval in the tree under `rootWorkflowId`; each names the workflow it belongs to. */
+export async function treeApprovals(client: Client, rootWorkflowId: string): Promise<ApprovalRequest[]> {
+  return await queryTree(client, rootWorkflowId, pendingApprovalsQuery);
 }
 
 /**
@@ -37,16 +50,7 @@ export async function treeApprovals(client: Client, rootWorkflowId: string): Pro
  * names the workflow it belongs to. Runs on workers without client-side tools answer none.
  */
 export async function treePendingToolCalls(client: Client, rootWorkflowId: string): Promise<AwaitedToolCall[]> {
-  const ids = await runningTree(client, rootWorkflowId);
-  const lists = await Promise.all(
-    ids.map((id, index) =>
-      client.workflow
-        .getHandle(id)
-        .query(pendingToolCallsQuery)
-        .catch((error: unknown) => (index === 0 && !unknownQuery(error) ? Promise.reject(error) : [])),
-    ),
-  );
-  return lists.flat();
+  return await queryTree(client, rootWorkflowId, pendingToolCallsQuery, unknownQuery);
 }
 
 /** True for the error of a run whose workflow code has no such query (started on an older worker). */
