@@ -85,7 +85,7 @@ export function medianTrial<T>(trials: T[], key: (trial: T) => number): T {
 export const round = (value: number) => Math.round(value * 100) / 100;
 export const ratio = (cadre: number, floor: number) => round(cadre / floor);
 
-/** Polls `check` every 5 ms until it holds. */
-export async function waitUntil(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
+/** Polls `check` every `everyMs` (5 ms unless told) until it holds. */
+export async function waitUntil(check: () => boolean | Promise<boolean>, everyMs = 5): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, everyMs));
 }

@@ -11,7 +11,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { floorActivities } from './floor-activities';
 import { floorAgents } from './floor-agents';
-import { floorId } from './floor-measure';
+import { floorId, waitUntil } from './floor-measure';
 import { floorApprovalWorkflow, floorSessionWorkflow } from './floor-workflows';
 
 const waiting = Number(process.env.CADRE_BENCH_WAITING ?? 600);
@@ -88,9 +88,7 @@ async function main(): Promise<void> {
     );
     ids.push(...handles.map((handle) => handle.workflowId));
     // A floor run waits once the workflow task that reached the wait has completed.
-    for (const handle of handles) {
-      while ((await handle.describe()).historyLength < events) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    for (const handle of handles) await waitUntil(async () => (await handle.describe()).historyLength >= events, 20);
   };
   let cadreStarted = 0;
   const cadreRuns = async (count: number) => {
@@ -103,9 +101,7 @@ async function main(): Promise<void> {
     ids.push(...handles.map((handle) => handle.workflowId));
     // Visibility counts the waiting sessions, so the wait itself sends no query to the worker.
     const query = `CadreAgent = 'floor-approver' AND CadrePendingApprovals > 0 AND ExecutionStatus = 'Running' AND TaskQueue = '${cadreQueue}'`;
-    while ((await temporal.workflow.count(query)).count < cadreStarted) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(async () => (await temporal.workflow.count(query)).count >= cadreStarted, 100);
   };
   try {
     await floorWorker.runUntil(() =>

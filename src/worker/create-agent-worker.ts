@@ -150,7 +150,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       ? { workflowBundle: options.workflowBundle }
       : workflowBundle
         ? { workflowBundle }
-        : { workflowsPath: workflowsPath ?? agentWorkflowsPath, bundlerOptions: agentBundlerOptions(bundlerOptions) }),
+        : {
+            workflowsPath: workflowsPath ?? agentWorkflowsPath,
+            bundlerOptions: { ...bundlerOptions, ...agentBundlerOptions(bundlerOptions?.preloadModules) },
+          }),
     interceptors,
   });
   // One activity queue per agent: an agent's steps and tools reach only workers that serve it.

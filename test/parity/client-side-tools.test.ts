@@ -8,6 +8,7 @@ import { interruptedToolResult } from '../../src/workflows/agent-workflow';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { agentReplayOptions } from '../helpers/replay';
 
 /** A client-side tool, as in the AI SDK's docs: no execute, the browser answers it. */
 const getLocation = tool({
@@ -202,7 +203,7 @@ describe('client-side tools (tools without execute)', () => {
     // The run's history (approval, wait, update, acceptToolResult) replays on the current workflow code.
     const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
+      Worker.runReplayHistory(await agentReplayOptions(), history, handle.workflowId),
     ).resolves.toBeUndefined();
   });
 

@@ -9,6 +9,7 @@ import { droppedMessagesNote, estimateTokens, summaryPrefix } from '../../src/pr
 import { ScriptedModel } from '../../src/testing/scripted-model';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait';
+import { agentReplayOptions } from '../helpers/replay';
 
 jest.setTimeout(300_000);
 
@@ -201,7 +202,7 @@ describe('context window', () => {
     await handle.result();
     const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
+      Worker.runReplayHistory(await agentReplayOptions(), history, handle.workflowId),
     ).resolves.toBeUndefined();
   });
 

@@ -6,6 +6,7 @@ import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { callTool, lastToolResult, scriptedModel } from '../helpers/scripted-model';
+import { agentReplayOptions } from '../helpers/replay';
 
 /** A search tool bound to one tenant: prepareCall builds it per request, so each tool call must find it again. */
 function searchFor(tenant: string) {
@@ -107,7 +108,7 @@ describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
       .map((data) => JSON.parse(Buffer.from(data).toString('utf8')) as string);
     expect(summaries).toContain('model step 1 (test:large)');
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
+      Worker.runReplayHistory(await agentReplayOptions(), history, handle.workflowId),
     ).resolves.toBeUndefined();
   });
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { callTool, scriptedModel } from '../helpers/scripted-model';
+import { agentReplayOptions } from '../helpers/replay';
 
 const weatherScript = () =>
   scriptedModel([
@@ -180,7 +181,7 @@ describe('ToolLoopAgent settings in defineAgent', () => {
       '"prepared":{"model":"cadre-test:second","activeTools":["finish"]}',
     );
     await expect(
-      Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId),
+      Worker.runReplayHistory(await agentReplayOptions(), history, handle.workflowId),
     ).resolves.toBeUndefined();
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workflow-bundle-options';
+import { agentReplayOptions } from '../helpers/replay';
 
 const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
@@ -47,11 +47,7 @@ describe('replaying recorded histories', () => {
   it.each(histories)('replays %s without a nondeterminism error', async (file) => {
     const history: unknown = JSON.parse(readFileSync(join(directory, file), 'utf8'));
     await expect(
-      Worker.runReplayHistory(
-        { workflowsPath: agentWorkflowsPath, bundlerOptions: agentBundlerOptions() },
-        history,
-        file.replace(/\.json$/, ''),
-      ),
+      Worker.runReplayHistory(await agentReplayOptions(), history, file.replace(/\.json$/, '')),
     ).resolves.toBeUndefined();
   });
 
@@ -63,7 +59,7 @@ describe('replaying recorded histories', () => {
     const interleaved = older.flatMap((file, index) => (rounds[index] ? [rounds[index], file] : [file]));
     expect(interleaved.length).toBe(histories.length);
     const replays = Worker.runReplayHistories(
-      { workflowsPath: agentWorkflowsPath, bundlerOptions: agentBundlerOptions() },
+      await agentReplayOptions(),
       interleaved.map((file) => ({
         workflowId: file.replace(/\.json$/, ''),
         history: JSON.parse(readFileSync(join(directory, file), 'utf8')) as unknown,
