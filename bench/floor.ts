@@ -1,26 +1,12 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { AgentClient } from '../src/client/agent-client';
-import type { AgentHandle } from '../src/client/agent-handle';
 import { report, withBenchEnv } from './bench-env';
-import { floorActivities, floorToolStarts } from './floor/floor-activities';
-import { floorAgents, steps, toolStarts } from './floor/floor-agents';
-import {
-  type Floor,
-  floorId,
-  measureCpu,
-  medianTrial,
-  percentile,
-  ratio,
-  round,
-  waitUntil,
-} from './floor/floor-measure';
-import {
-  floorApprovalWorkflow,
-  floorApproveUpdate,
-  floorFanoutWorkflow,
-  floorStepsWorkflow,
-} from './floor/floor-workflows';
+import { floorActivities } from './floor/floor-activities';
+import { floorAgents, steps } from './floor/floor-agents';
+import { type Floor, floorId, measureCpu, medianTrial, ratio, round } from './floor/floor-measure';
+import { floorFanoutWorkflow, floorStepsWorkflow } from './floor/floor-workflows';
 import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
+import { approvalLatency } from './floor/approval-measures';
 import { waitingMemory } from './floor/waiting-memory';
 
 const parallelRuns = 4;
@@ -28,8 +14,6 @@ const parallelRuns = 4;
 const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
 /** CPU milliseconds of this process and of the dev server, as `measureCpu` gives them. */
 type Cpu = { worker: number; server: number };
-const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
-const oneAtATime = 20;
 /** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting; all by default. */
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
 const measured = (measure: string) => !measures || measures.includes(measure);
@@ -61,7 +45,7 @@ export async function floorBench(): Promise<void> {
         if (measured('steps')) await stepCpu(client, floor);
         if (measured('fanout')) await subagentFanout(client, floor);
         if (measured('starts')) await subagentStartCpu(client, floor);
-        if (measured('approvals')) await approvals(client, floor);
+        if (measured('approvals')) await approvalLatency(client, floor);
       });
     } finally {
       await connection.close();
@@ -128,64 +112,4 @@ async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
     floorTrials: trials.map((trial) => round(perStep(trial.floor))),
     target: 'ratio <= 1.25',
   });
-}
-
-async function approvals(client: AgentClient, floor: Floor): Promise<void> {
-  const count = burst + oneAtATime;
-  const ids = Array.from({ length: count }, (_, index) => `approval-run-${index}`);
-  const handles: AgentHandle[] = [];
-  for (let index = 0; index < count; index += 50) {
-    const batch = ids.slice(index, index + 50).map((id) => client.start('floor-approver', { prompt: id }));
-    handles.push(...(await Promise.all(batch)));
-  }
-  const floorHandles = await Promise.all(
-    ids.map((id) =>
-      floor.temporal.workflow.start(floorApprovalWorkflow, {
-        taskQueue: floor.taskQueue,
-        workflowId: floorId('approval'),
-        args: [id],
-      }),
-    ),
-  );
-  await waitUntil(async () =>
-    (await Promise.all(handles.map((handle) => handle.status()))).every((status) => status.pendingApprovals === 1),
-  );
-
-  const cadreApprove = async (index: number) => {
-    const approvedAt = Date.now();
-    await (handles[index] as AgentHandle).approve('approval-1-1', { by: 'bench' });
-    await waitUntil(() => toolStarts.has(ids[index] as string));
-    return (toolStarts.get(ids[index] as string) as number) - approvedAt;
-  };
-  const floorApprove = async (index: number) => {
-    const approvedAt = Date.now();
-    await floorHandles[index]?.executeUpdate(floorApproveUpdate);
-    await waitUntil(() => floorToolStarts.has(ids[index] as string));
-    return (floorToolStarts.get(ids[index] as string) as number) - approvedAt;
-  };
-  const single = { cadre: [] as number[], floor: [] as number[] };
-  for (let index = 0; index < oneAtATime; index++) {
-    single.cadre.push(await cadreApprove(index));
-    single.floor.push(await floorApprove(index));
-  }
-  const rest = Array.from({ length: burst }, (_, offset) => oneAtATime + offset);
-  const cadreBurst = await Promise.all(rest.map(cadreApprove));
-  // The floor's burst starts on a quiet server: every Cadre run has finished its last step.
-  await Promise.all(handles.map((handle) => handle.result()));
-  const floorBurst = await Promise.all(rest.map(floorApprove));
-  for (const [measure, cadre, bare, target] of [
-    ['approve-to-tool-start-burst-p99-ms', percentile(cadreBurst, 99), percentile(floorBurst, 99), 'ratio <= 1.3'],
-    ['approve-to-tool-start-burst-p50-ms', percentile(cadreBurst, 50), percentile(floorBurst, 50), 'none'],
-    ['approve-to-tool-start-one-at-a-time-p50-ms', percentile(single.cadre, 50), percentile(single.floor, 50), 'none'],
-  ] as const) {
-    report({
-      bench: 'floor',
-      measure,
-      approvals: measure.includes('burst') ? burst : oneAtATime,
-      cadre,
-      floor: bare,
-      ratio: ratio(cadre, bare),
-      target,
-    });
-  }
 }

@@ -1,6 +1,6 @@
 import type { AgentClient } from '../../src/client/agent-client';
 import { report } from '../bench-env';
-import { type Floor, floorId, measureCpu, medianTrial, ratio, round } from './floor-measure';
+import { type Floor, floorId, measureCpu, medianTrial, ratio, round, untilServerQuiet } from './floor-measure';
 import { floorFanoutWorkflow } from './floor-workflows';
 
 const fanout = 16;
@@ -53,6 +53,19 @@ export async function subagentFanout(client: AgentClient, floor: Floor): Promise
   });
 }
 
+/**
+ * CPU of `work` from a quiet server until the server is quiet again: the server's work that
+ * follows a run's end (visibility records of closed runs, for one) is charged to that run, not to
+ * whichever run is measured next.
+ */
+async function measureSettledCpu(work: () => Promise<void>) {
+  await untilServerQuiet();
+  return await measureCpu(async () => {
+    await work();
+    await untilServerQuiet();
+  });
+}
+
 /** Worker and server CPU per subagent start: (run with N children - run with 1) / (N - 1), so the parent's cost cancels out. */
 export async function subagentStartCpu(client: AgentClient, floor: Floor): Promise<void> {
   const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
@@ -61,10 +74,10 @@ export async function subagentStartCpu(client: AgentClient, floor: Floor): Promi
   });
   const results: Array<Record<'cadre' | 'floor', { worker: number; server: number }>> = [];
   for (let trial = 0; trial < trials; trial++) {
-    const cadreOne = await measureCpu(() => cadreFanout(client, 1, 0));
-    const cadreMany = await measureCpu(() => cadreFanout(client, subagentStarts, 0));
-    const floorOne = await measureCpu(() => floorFanout(floor, 1, 0));
-    const floorMany = await measureCpu(() => floorFanout(floor, subagentStarts, 0));
+    const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0));
+    const cadreMany = await measureSettledCpu(() => cadreFanout(client, subagentStarts, 0));
+    const floorOne = await measureSettledCpu(() => floorFanout(floor, 1, 0));
+    const floorMany = await measureSettledCpu(() => floorFanout(floor, subagentStarts, 0));
     results.push({ cadre: per(cadreMany, cadreOne), floor: per(floorMany, floorOne) });
   }
   const total = (cpu: { worker: number; server: number }) => cpu.worker + cpu.server;

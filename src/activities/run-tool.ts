@@ -11,6 +11,7 @@ import { mcpToolsOf } from './mcp-clients';
 import { McpServerError } from './mcp-server-error';
 import { resolveCallSettings } from './call-settings';
 import { keepHeartbeating } from './heartbeat';
+import { signalRunningApprovedTool } from './approved-tool-status';
 import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-output';
 import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
 import type { RunToolArgs, RunToolResult } from './types';
@@ -29,9 +30,11 @@ export function createRunTool(deps: ActivityDependencies) {
   return async function runTool(args: RunToolArgs): Promise<RunToolResult> {
     const context = Context.current();
     const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
+    const stopStatusSignal = signalRunningApprovedTool(context, args);
     try {
       return await runToolAttempt(deps, args, context);
     } finally {
+      stopStatusSignal();
       stopHeartbeat();
     }
   };

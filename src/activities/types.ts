@@ -176,6 +176,12 @@ export interface RunToolArgs extends CallContext {
   input: unknown;
   /** Set for a call a human approved: re-check its input and the policy before running it. */
   revalidate?: boolean;
+  /**
+   * Set for an approved call whose run holds back its new status until the tool is under way: if
+   * the tool still runs after this many milliseconds, the activity signals the run
+   * (`approvedToolRunning`) to publish it.
+   */
+  statusSignalAfterMs?: number;
 }
 
 /** Input of `verifyApproval`: the recorded request and what the approver presented. */

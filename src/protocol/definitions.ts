@@ -120,6 +120,12 @@ export const interruptSignal = defineSignal('interrupt');
 export const transcriptQuery = defineQuery<TranscriptPage, [{ from?: number }?]>('transcript');
 /** The run's status report. */
 export const statusQuery = defineQuery<AgentStatusReport>('status');
+/**
+ * Sent by `runTool` when a human-approved call's tool is still running a moment after it started:
+ * the run then publishes its new status (`CadreStatus`, `CadrePendingApprovals`), which it holds
+ * back at the approval so the tool's activity does not wait behind a search attribute upsert.
+ */
+export const approvedToolRunningSignal = defineSignal<[{ toolCallId: string }]>('approvedToolRunning');
 /** Decides a pending approval; a decision that cannot apply is listed under `refusals` of `approvalsQuery`. */
 export const decideApprovalSignal = defineSignal<[ApprovalDecisionInput]>('decideApproval');
 /** Decides a pending approval and answers at once: unknown, decided or refused approvals fail the update. */

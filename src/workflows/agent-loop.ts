@@ -17,6 +17,7 @@ import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
 import { faultPatches } from './fault-patches';
 import { isPatched } from './patch-baseline';
+import { roundTripPatches } from './round-trip-patches';
 import { contextWindowPatches } from './context-window-patches';
 import type { CompactContextRequest, PreviousPrompt } from '../protocol/context-window';
 import { ToolActivities } from './tool-activities';
@@ -48,6 +49,8 @@ export class AgentLoop {
   private previousPrompt?: PreviousPrompt;
   /** Compactions before the current step, so a step that still does not fit stops instead of looping. */
   private compactionsThisStep = 0;
+  /** Tool call ids of approved calls whose tool runs while the run holds back its status (see runApprovedTool()). */
+  private readonly unpublishedApprovals: string[] = [];
   private readonly model;
   private readonly tools: ToolActivities;
 
@@ -240,7 +243,7 @@ export class AgentLoop {
           });
           return;
         }
-        outputs.set(call.toolCallId, await this.answer(call, promptLength));
+        outputs.set(call.toolCallId, await this.answer(call, promptLength, decision?.statusDeferred === true));
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
@@ -249,9 +252,16 @@ export class AgentLoop {
     if (cancellation) throw cancellation.reason;
   }
 
-  /** Answers one allowed call: a runtime tool or a subagent in the workflow, any other tool in an activity. */
-  private async answer(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
+  /**
+   * Answers one allowed call: a runtime tool or a subagent in the workflow, any other tool in an
+   * activity. `statusDeferred`: a human approved the call and the run has not yet published its
+   * status since (see decide()).
+   */
+  private async answer(call: ModelToolCall, promptLength: number, statusDeferred = false): Promise<ToolOutcome> {
     if (call.clientSide) return await awaitClientResult(this.state, call, () => this.publishWaiting());
+    const inWorkflow = this.runtimeTools.handles(call.toolName) || this.subagents.handles(call.toolName);
+    if (statusDeferred && !inWorkflow) return await this.runApprovedTool(call, promptLength);
+    if (statusDeferred) this.publishWaiting();
     try {
       if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
       if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
@@ -269,8 +279,13 @@ export class AgentLoop {
     return await this.runTool(call, promptLength, call.approval?.type === 'user-approval');
   }
 
-  /** The call's approval decision: none for `not-applicable`, the policy's for automatic ones, a human's otherwise. */
-  private async decide(call: ModelToolCall): Promise<{ approved: boolean; reason?: string } | undefined> {
+  /**
+   * The call's approval decision: none for `not-applicable`, the policy's for automatic ones, a
+   * human's otherwise. The status follows a human's decision at once, except an approval's
+   * (`statusDeferred`): the workflow task that schedules the approved tool carries no search
+   * attribute upsert, so the tool's activity does not wait behind it (see runApprovedTool()).
+   */
+  private async decide(call: ModelToolCall): Promise<CallDecision | undefined> {
     const { approval } = call;
     if (approval?.type !== 'user-approval' || !approval.approvalId) return automaticDecision(call);
     const approvalId = approval.approvalId;
@@ -321,8 +336,9 @@ export class AgentLoop {
         automatic: true,
       });
     }
-    this.publishWaiting();
     const decision = book.get(approvalId)?.decision;
+    const statusDeferred = decision?.approved === true && isPatched(roundTripPatches.approvedToolStatusDeferred);
+    if (!statusDeferred) this.publishWaiting();
     this.state.events.emit({
       type: 'approval-decided',
       approvalId,
@@ -330,7 +346,11 @@ export class AgentLoop {
       by: decision?.by ?? 'unknown',
       ...(decision?.reason ? { reason: decision.reason } : {}),
     });
-    return { approved: decision?.approved ?? false, reason: decision?.reason };
+    return {
+      approved: decision?.approved ?? false,
+      reason: decision?.reason,
+      ...(statusDeferred ? { statusDeferred } : {}),
+    };
   }
 
   /** Shows `awaiting-approval` while any request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise. */
@@ -354,9 +374,39 @@ export class AgentLoop {
     );
   }
 
-  private async runTool(call: ModelToolCall, promptLength: number, revalidate: boolean): Promise<ToolOutcome> {
+  /**
+   * Runs a human-approved tool whose status the run holds back. The status follows when the tool's
+   * result arrives, or earlier when `runTool` signals that the tool is still running
+   * ({@link approvedToolRunning}), so Temporal UI stops listing the run as waiting for a human
+   * within about a second of the approval, or as soon as a quicker tool ends.
+   */
+  private async runApprovedTool(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
+    this.unpublishedApprovals.push(call.toolCallId);
+    const outcome = await this.runTool(call, promptLength, true, approvedToolStatusSignalMs);
+    this.publishHeldBack(call.toolCallId);
+    return outcome;
+  }
+
+  /** `runTool` says an approved call's tool is still running: the run publishes the status it held back. */
+  approvedToolRunning(toolCallId: string): void {
+    this.publishHeldBack(toolCallId);
+  }
+
+  private publishHeldBack(toolCallId: string): void {
+    const index = this.unpublishedApprovals.indexOf(toolCallId);
+    if (index < 0) return;
+    this.unpublishedApprovals.splice(index, 1);
+    this.publishWaiting();
+  }
+
+  private async runTool(
+    call: ModelToolCall,
+    promptLength: number,
+    revalidate: boolean,
+    statusSignalAfterMs?: number,
+  ): Promise<ToolOutcome> {
     for (;;) {
-      const outcome = await this.runToolOnce(call, promptLength, revalidate);
+      const outcome = await this.runToolOnce(call, promptLength, revalidate, statusSignalAfterMs);
       if (outcome) return outcome;
       // The store was down through every attempt: wait and try again, so no tool result is lost.
       await sleep('10 seconds');
@@ -368,6 +418,7 @@ export class AgentLoop {
     call: ModelToolCall,
     promptLength: number,
     revalidate: boolean,
+    statusSignalAfterMs?: number,
   ): Promise<ToolOutcome | undefined> {
     try {
       const conversation = this.state.conversation.ref;
@@ -385,6 +436,7 @@ export class AgentLoop {
           runtimeContext: this.input.runtimeContext,
           overrides: this.input.overrides,
           ...(revalidate ? { revalidate } : {}),
+          ...(statusSignalAfterMs !== undefined ? { statusSignalAfterMs } : {}),
         },
       ]);
       if (result.stored) return { stored: result.stored };
@@ -402,8 +454,18 @@ export class AgentLoop {
   }
 }
 
+/** How a call was decided; `statusDeferred` when a human approved it and the run holds back its new status. */
+interface CallDecision {
+  approved: boolean;
+  reason?: string;
+  statusDeferred?: boolean;
+}
+
+/** How long an approved tool runs before `runTool` asks the run to publish the status it held back. */
+const approvedToolStatusSignalMs = 1000;
+
 /** The decision a call carries from the model step: none for `not-applicable`, the policy's for `approved` and `denied`. */
-function automaticDecision(call: ModelToolCall): { approved: boolean; reason?: string } | undefined {
+function automaticDecision(call: ModelToolCall): CallDecision | undefined {
   const { approval } = call;
   if (!approval || approval.type === 'not-applicable' || !approval.approvalId) return undefined;
   return { approved: approval.type === 'approved', reason: approval.reason };

@@ -23,6 +23,7 @@ import {
   type AgentRunResult,
   type AgentStatusReport,
   type AgentWorkflowInput,
+  approvedToolRunningSignal,
   childrenQuery,
   endSessionSignal,
   eventsQuery,
@@ -40,7 +41,8 @@ import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf, writesPending } from './store-writes';
-import { openPatchBaseline } from './patch-baseline';
+import { isPatched, openPatchBaseline } from './patch-baseline';
+import { roundTripPatches } from './round-trip-patches';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -83,10 +85,14 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(statusQuery, () => statusReport(input, state));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
+  setHandler(approvedToolRunningSignal, ({ toolCallId }) => loop?.approvedToolRunning(toolCallId));
   let described: DescribedAgentSpec | undefined;
   registerApprovalHandlers(
     state,
-    () => loop?.publishWaiting(),
+    // An approval's status follows once its tool is scheduled (AgentLoop.decide); a denial's at once.
+    (approved) => {
+      if (!approved || !isPatched(roundTripPatches.approvedToolStatusDeferred)) loop?.publishWaiting();
+    },
     () => described,
   );
   registerClientToolHandlers(state, input.agent, activityQueue, () => loop?.publishWaiting());

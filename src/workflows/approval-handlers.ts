@@ -45,11 +45,12 @@ async function verify(args: VerifyApprovalArgs, spec: DescribedAgentSpec | undef
  * Registers the approval handlers. Decisions, by signal or update, apply one at a time in the
  * order they arrived: an approval waits for its verification (signature, presented input; see
  * `verify`), and a later decision waits for it. Every decision that cannot apply is recorded as a
- * refusal, whatever its reason. `onDecided` lets the status follow.
+ * refusal, whatever its reason. `onDecided` lets the status follow (it is told whether the
+ * decision approved the call).
  */
 export function registerApprovalHandlers(
   state: AgentState,
-  onDecided: () => void,
+  onDecided: (approved: boolean) => void,
   /** The run's spec once known: whether its workers sign approvals. */
   specOf: () => DescribedAgentSpec | undefined = () => undefined,
 ): void {
@@ -112,7 +113,7 @@ export function registerApprovalHandlers(
       by: decision.by ?? 'unknown',
       decidedAt: new Date().toISOString(),
     });
-    onDecided();
+    onDecided(decision.approved);
     return decided;
   }
 

@@ -15,12 +15,9 @@ export const conversationStorePatch = 'cadre-conversation-store';
 export const agentTaskQueuePatch = 'cadre-agent-task-queues';
 
 /**
- * The patches the baseline marker stands for. Each `patched()` of a new run records a marker and
- * upserts `TemporalChangeVersion` (a visibility write on the server), so a run started today
- * records one marker for all of them. A patch added later gets its own `patched()` call until a
- * new baseline id lists it too.
+ * The patches the first baseline marker (`cadre-patch-baseline-1`) stands for.
  */
-export const baselinePatches: ReadonlySet<string> = new Set([
+const baselineV1Patches: ReadonlySet<string> = new Set([
   conversationStorePatch,
   agentTaskQueuePatch,
   ...Object.values(faultPatches),
@@ -31,26 +28,45 @@ export const baselinePatches: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether this run recorded the baseline, kept on the run's global object. Cadre's workflow modules
- * are loaded once per worker and shared by every run (`preloadModules`), so they hold no state of
- * their own; the sandbox gives each run its own globals.
+ * The patches the current baseline marker stands for. Each `patched()` of a new run records a
+ * marker and upserts `TemporalChangeVersion` (a visibility write on the server), so a run started
+ * today records one marker for all of them. A patch added later gets its own `patched()` call
+ * until a new baseline id lists it too.
+ */
+export const baselinePatches: ReadonlySet<string> = new Set([
+  ...baselineV1Patches,
+  roundTripPatches.approvedToolStatusDeferred,
+]);
+
+/** Every baseline, newest first: a run records the newest; older histories replay with the one they recorded. */
+const baselines: ReadonlyArray<{ id: string; patches: ReadonlySet<string> }> = [
+  { id: roundTripPatches.baseline, patches: baselinePatches },
+  { id: roundTripPatches.baselineV1, patches: baselineV1Patches },
+];
+
+/**
+ * The patches of the baseline this run recorded, kept on the run's global object. Cadre's workflow
+ * modules are loaded once per worker and shared by every run (`preloadModules`), so they hold no
+ * state of their own; the sandbox gives each run its own globals.
  */
 const baselineKey = '__cadrePatchBaseline';
 
 /** The global object of the run whose code is executing. */
-const runGlobals = globalThis as unknown as Record<typeof baselineKey, boolean | undefined>;
+const runGlobals = globalThis as unknown as Record<typeof baselineKey, ReadonlySet<string> | undefined>;
 
 /**
- * Decides once, as the run's first command, whether it records the baseline. A history recorded
- * before the baseline replays without it (false here), and its patches are asked one by one, as
- * they were recorded. Must run before any {@link isPatched}.
+ * Decides once, as the run's first command, which baseline the run records. A new run records the
+ * newest (one marker). A history recorded with an older baseline replays with it: asking for a
+ * newer one first records nothing, because `patched()` answers false on replay without its marker.
+ * A history recorded before any baseline replays without one, and its patches are asked one by
+ * one, as they were recorded. Must run before any {@link isPatched}.
  */
 export function openPatchBaseline(): void {
-  runGlobals[baselineKey] = patched(roundTripPatches.baseline);
+  runGlobals[baselineKey] = baselines.find((baseline) => patched(baseline.id))?.patches;
 }
 
-/** `patched(patchId)`, answered without a marker of its own in runs that recorded the baseline. */
+/** `patched(patchId)`, answered without a marker of its own in runs that recorded a baseline listing it. */
 export function isPatched(patchId: string): boolean {
-  if (runGlobals[baselineKey] && baselinePatches.has(patchId)) return true;
+  if (runGlobals[baselineKey]?.has(patchId)) return true;
   return patched(patchId);
 }

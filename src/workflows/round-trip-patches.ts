@@ -18,8 +18,17 @@ export const roundTripPatches = {
    */
   statusFromStart: 'cadre-status-from-start',
   /**
+   * A human approval no longer publishes the run's status in the workflow task that schedules the
+   * approved tool (the activity would wait behind the search attribute upsert): the status follows
+   * when the tool's result arrives, or when `runTool` signals that the tool is still running.
+   */
+  approvedToolStatusDeferred: 'cadre-approved-tool-status-deferred',
+  /**
    * One marker for every patch before it (see `patch-baseline.ts`): a run that records it takes
    * them all as present without a marker (and a `TemporalChangeVersion` upsert) for each.
+   * `baseline` is the one new runs record; `baselineV1` is the one runs recorded before
+   * `approvedToolStatusDeferred`.
    */
-  baseline: 'cadre-patch-baseline-1',
+  baseline: 'cadre-patch-baseline-2',
+  baselineV1: 'cadre-patch-baseline-1',
 } as const;

@@ -1,13 +1,14 @@
 /**
  * Records the histories that the replay test replays, under the prefix of the current design
- * (`rounds-`: one patch marker per run, a task run's last step writing its end, children started
- * `running` with their spec; one child's history too). Run it when the
+ * (`baseline2-`: one patch marker per run, `cadre-patch-baseline-2`, a task run's last step
+ * writing its end, children started `running` with their spec, an approved tool scheduled with no
+ * status upsert beside it; one child's history too). Run it when the
  * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
  * in the change. The `parity-` files record a client-side tool and context compaction:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
  * Existing files are kept unless --force: the `replay-` files (before the store), the `store-`
- * files (before per-agent queues) and the `agents-` files (before the patch baseline) prove that
- * runs started by earlier versions still replay.
+ * files (before per-agent queues), the `agents-` files (before the patch baseline) and the
+ * `rounds-` files (the first baseline) prove that runs started by earlier versions still replay.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -21,7 +22,7 @@ import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
 
-const prefix = 'rounds';
+const prefix = 'baseline2';
 const id = (name: string) => `${prefix}-${name}`;
 
 async function main(): Promise<void> {
@@ -56,6 +57,14 @@ async function main(): Promise<void> {
     await waitForPendingApproval(client, id('approval'));
     await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
     await approval.result();
+    const approved = await client.start('file-manager', {
+      prompt: 'old.log',
+      workflowId: id('approved'),
+      runtimeContext: { role: 'admin' },
+    });
+    await waitForPendingApproval(client, id('approved'));
+    await approved.approve('approval-1-3', { by: 'recorder' });
+    await approved.result();
     await (await client.start('research', { prompt: 'durable agents', workflowId: id('subagents') })).result();
     await (await client.start('concierge', { prompt: 'durable execution', workflowId: id('background') })).result();
     await (
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
       id('task'),
       id('session'),
       id('approval'),
+      id('approved'),
       id('subagents'),
       id('background'),
       id('migrated'),

@@ -7,7 +7,7 @@ const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
 describe('replaying recorded histories', () => {
-  it('has the histories recorded before the conversation store, with it, with per-agent queues and memory, with the patch baseline, and of a client-side tool and context compaction', () => {
+  it('has the histories recorded before the conversation store, with it, with per-agent queues and memory, with each patch baseline, and of a client-side tool and context compaction', () => {
     expect(histories).toEqual([
       'agents-approval.json',
       'agents-background.json',
@@ -17,6 +17,16 @@ describe('replaying recorded histories', () => {
       'agents-session.json',
       'agents-subagents.json',
       'agents-task.json',
+      'baseline2-approval.json',
+      'baseline2-approved.json',
+      'baseline2-background.json',
+      'baseline2-continue-as-new.json',
+      'baseline2-memory.json',
+      'baseline2-migrated.json',
+      'baseline2-session.json',
+      'baseline2-subagents-child.json',
+      'baseline2-subagents.json',
+      'baseline2-task.json',
       'parity-client-tool.json',
       'parity-compaction.json',
       'replay-approval.json',
@@ -52,10 +62,11 @@ describe('replaying recorded histories', () => {
   });
 
   it("replays every history in one worker whose runs share Cadre's workflow modules, and no run starts with state left by the run before it", async () => {
-    // Runs with the patch baseline (rounds-*) come between older runs, so a baseline left in a
-    // shared module by one run would take the next, older run down the patched path.
-    const rounds = histories.filter((file) => file.startsWith('rounds-'));
-    const older = histories.filter((file) => !file.startsWith('rounds-'));
+    // Runs with a patch baseline (baseline2-*, rounds-*) come between older runs, so a baseline
+    // left in a shared module by one run would take the next, older run down the patched path.
+    const withBaseline = (file: string) => file.startsWith('rounds-') || file.startsWith('baseline2-');
+    const rounds = histories.filter(withBaseline);
+    const older = histories.filter((file) => !withBaseline(file));
     const interleaved = older.flatMap((file, index) => (rounds[index] ? [rounds[index], file] : [file]));
     expect(interleaved.length).toBe(histories.length);
     const replays = Worker.runReplayHistories(
