@@ -3,7 +3,7 @@ import type { AgentClient } from '../src/client/agent-client';
 import { report, withBenchEnv } from './bench-env';
 import { floorActivities } from './floor/floor-activities';
 import { floorAgents, steps } from './floor/floor-agents';
-import { type Floor, floorId, measureCpu, medianTrial, ratio, round } from './floor/floor-measure';
+import { type Floor, floorId, idleRate, measureSettledCpu, medianTrial, ratio, round } from './floor/floor-measure';
 import { floorFanoutWorkflow, floorStepsWorkflow } from './floor/floor-workflows';
 import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
 import { approvalLatency } from './floor/approval-measures';
@@ -12,7 +12,7 @@ import { waitingMemory } from './floor/waiting-memory';
 const parallelRuns = 4;
 /** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
 const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
-/** CPU milliseconds of this process and of the dev server, as `measureCpu` gives them. */
+/** CPU milliseconds of this process and of the dev server, as `measureSettledCpu` gives them. */
 type Cpu = { worker: number; server: number };
 /** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting; all by default. */
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
@@ -70,19 +70,21 @@ async function warmUp(client: AgentClient, floor: Floor): Promise<void> {
 
 /**
  * CPU per model step: `parallelRuns` runs of `steps` steps each, Cadre and the floor in turn,
- * `stepTrials` times; the median trial of each side is reported, as the subagent measures do.
+ * `stepTrials` times, each measured from a quiet server until it is quiet again, above idle
+ * (`measureSettledCpu`); the median trial of each side is reported, as the subagent measures do.
  */
 async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
   const total = steps * parallelRuns;
   const trials: { cadre: Cpu; floor: Cpu }[] = [];
+  const idle = await idleRate();
   for (let trial = 0; trial < stepTrials; trial++) {
-    const cadre = await measureCpu(async () => {
+    const cadre = await measureSettledCpu(async () => {
       const handles = await Promise.all(
         Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
       );
       await Promise.all(handles.map((handle) => handle.result()));
-    });
-    const bare = await measureCpu(async () => {
+    }, idle);
+    const bare = await measureSettledCpu(async () => {
       await Promise.all(
         Array.from({ length: parallelRuns }, () =>
           floor.temporal.workflow.execute(floorStepsWorkflow, {
@@ -92,7 +94,7 @@ async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
           }),
         ),
       );
-    });
+    }, idle);
     trials.push({ cadre, floor: bare });
   }
   const perStep = (cpu: Cpu) => (cpu.worker + cpu.server) / total;

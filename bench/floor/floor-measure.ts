@@ -70,6 +70,44 @@ export async function untilServerQuiet(): Promise<void> {
   }
 }
 
+/** A full collection of this process's heap (the bench runs with --expose-gc): each run collects its own garbage. */
+const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
+
+/** CPU milliseconds per wall millisecond of the worker process and the server while nothing runs (the quietest of three seconds). */
+export type IdleRate = { worker: number; server: number };
+
+export async function idleRate(): Promise<IdleRate> {
+  await untilServerQuiet();
+  const windows: IdleRate[] = [];
+  for (let window = 0; window < 3; window++) {
+    const idle = await measureCpu(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+    windows.push({ worker: idle.worker / idle.wallMs, server: idle.server / idle.wallMs });
+  }
+  // The quietest second: a background burst of the server in one window is not idle.
+  return {
+    worker: Math.min(...windows.map((window) => window.worker)),
+    server: Math.min(...windows.map((window) => window.server)),
+  };
+}
+
+/**
+ * CPU above idle that `work` causes, from a quiet server until the server is quiet again: the
+ * server's work that follows a run's end (the visibility records of closed runs, for one) is
+ * charged to that run, not to whichever run is measured next, and the idle CPU of the wait is not
+ * charged to anyone. The worker's heap is collected before and at the end, so each run pays for
+ * collecting its own garbage and none of the run before it.
+ */
+export async function measureSettledCpu(work: () => Promise<void>, idle: IdleRate) {
+  await untilServerQuiet();
+  collectGarbage();
+  const cpu = await measureCpu(async () => {
+    await work();
+    await untilServerQuiet();
+    collectGarbage();
+  });
+  return { worker: cpu.worker - idle.worker * cpu.wallMs, server: cpu.server - idle.server * cpu.wallMs };
+}
+
 /** The `p`th percentile of `values` (nearest rank). */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,10 +1,19 @@
 import type { AgentClient } from '../../src/client/agent-client';
 import { report } from '../bench-env';
-import { type Floor, floorId, measureCpu, medianTrial, ratio, round, untilServerQuiet } from './floor-measure';
+import {
+  type Floor,
+  floorId,
+  idleRate,
+  measureCpu,
+  measureSettledCpu,
+  medianTrial,
+  ratio,
+  round,
+} from './floor-measure';
 import { floorFanoutWorkflow } from './floor-workflows';
 
 const fanout = 16;
-const subagentStarts = Number(process.env.CADRE_BENCH_SUBAGENTS ?? 32);
+const subagentStarts = Number(process.env.CADRE_BENCH_SUBAGENTS ?? 64);
 /** Each subagent measure runs this many times, Cadre and floor in turn, and reports the median trial. */
 const trials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
 
@@ -53,19 +62,6 @@ export async function subagentFanout(client: AgentClient, floor: Floor): Promise
   });
 }
 
-/**
- * CPU of `work` from a quiet server until the server is quiet again: the server's work that
- * follows a run's end (visibility records of closed runs, for one) is charged to that run, not to
- * whichever run is measured next.
- */
-async function measureSettledCpu(work: () => Promise<void>) {
-  await untilServerQuiet();
-  return await measureCpu(async () => {
-    await work();
-    await untilServerQuiet();
-  });
-}
-
 /** Worker and server CPU per subagent start: (run with N children - run with 1) / (N - 1), so the parent's cost cancels out. */
 export async function subagentStartCpu(client: AgentClient, floor: Floor): Promise<void> {
   const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
@@ -73,11 +69,12 @@ export async function subagentStartCpu(client: AgentClient, floor: Floor): Promi
     server: (many.server - one.server) / (subagentStarts - 1),
   });
   const results: Array<Record<'cadre' | 'floor', { worker: number; server: number }>> = [];
+  const idle = await idleRate();
   for (let trial = 0; trial < trials; trial++) {
-    const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0));
-    const cadreMany = await measureSettledCpu(() => cadreFanout(client, subagentStarts, 0));
-    const floorOne = await measureSettledCpu(() => floorFanout(floor, 1, 0));
-    const floorMany = await measureSettledCpu(() => floorFanout(floor, subagentStarts, 0));
+    const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0), idle);
+    const cadreMany = await measureSettledCpu(() => cadreFanout(client, subagentStarts, 0), idle);
+    const floorOne = await measureSettledCpu(() => floorFanout(floor, 1, 0), idle);
+    const floorMany = await measureSettledCpu(() => floorFanout(floor, subagentStarts, 0), idle);
     results.push({ cadre: per(cadreMany, cadreOne), floor: per(floorMany, floorOne) });
   }
   const total = (cpu: { worker: number; server: number }) => cpu.worker + cpu.server;
@@ -97,6 +94,7 @@ export async function subagentStartCpu(client: AgentClient, floor: Floor): Promi
     serverRatio: ratio(cadre.server, bare.server),
     cadreTrials: results.map((trial) => round(total(trial.cadre))),
     floorTrials: results.map((trial) => round(total(trial.floor))),
+    idleCpuPerSecond: [round(idle.worker * 1000), round(idle.server * 1000)],
     target: 'ratio <= 1.3',
   });
 }

@@ -8,8 +8,15 @@ import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types';
 
-/** The workflow type of every agent run, root or subagent: clients start it by this name. */
+/** The workflow type of every agent run a client starts (and of subagents of runs from before `subagentWorkflowType`). */
 export const agentWorkflowType = 'agentWorkflow';
+
+/**
+ * The workflow type of a subagent run that a parent starts: the same workflow as
+ * `agentWorkflow`, except that it records no patch marker. Its type says which code started it,
+ * so it takes every patch of the current baseline as present (see `patch-baseline.ts`).
+ */
+export const subagentWorkflowType = 'subagentWorkflow';
 
 /** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
 export type AgentMode = 'task' | 'session';

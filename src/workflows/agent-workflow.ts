@@ -62,11 +62,20 @@ export const cancelledToolResult = 'Cancelled: the agent run was cancelled befor
 export const interruptedToolResult = 'Interrupted: the user stopped this turn before the tool call finished.';
 
 /**
- * One agent run: an inbox, the step loop, and (in session mode) waiting for the next message.
+ * One agent run (workflow type `agentWorkflow`): an inbox, the step loop, and (in session mode)
+ * waiting for the next message. Its first command records the patch baseline.
+ */
+export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
+  return runAgent(input, openPatchBaseline);
+}
+
+/**
+ * Runs an agent. `openBaseline` decides which patches the run has, before anything else: it
+ * records the baseline marker (`agentWorkflow`) or takes it as given (`subagentWorkflow`).
  * Handlers, the loop and subagents live in their own modules; this function wires them together.
  */
-export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  openPatchBaseline();
+export async function runAgent(input: AgentWorkflowInput, openBaseline: () => void): Promise<AgentRunResult> {
+  openBaseline();
   const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
   const state = AgentState.restore(input.state, identity, conversationOf(input));
   const activityQueue = agentActivityQueue(input.agent);

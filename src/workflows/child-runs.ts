@@ -24,10 +24,12 @@ import {
   endSessionSignal,
   sendMessageSignal,
   type SubagentSettlement,
+  subagentWorkflowType,
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
 import { faultPatches } from './fault-patches';
 import { isPatched } from './patch-baseline';
+import { roundTripPatches } from './round-trip-patches';
 
 type Output = ToolResultPart['output'];
 
@@ -94,14 +96,14 @@ export class ChildRuns {
     if (child.mode !== 'foreground') {
       // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
       await CancellationScope.nonCancellable(() =>
-        startChild(agentWorkflowType, { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+        startChild(childWorkflowType(), { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
       );
       if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${child.id}` };
       if (how.background) return { type: 'text', value: `started subagent ${child.id}` };
       return await this.awaitSettlement(child);
     }
     try {
-      const result = (await executeChild(agentWorkflowType, {
+      const result = (await executeChild(childWorkflowType(), {
         ...how.options,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       })) as AgentRunResult;
@@ -341,4 +343,9 @@ function errorOutput(stopReason: string, diagnostics: string, partialText: strin
 function settledOutput(child: ChildRun): Output {
   const output = child.output ?? '';
   return output.startsWith('Error: ') ? { type: 'error-text', value: output } : { type: 'text', value: output };
+}
+
+/** The workflow type a child starts as: `subagentWorkflow` (no patch marker), or `agentWorkflow` in runs from before it. */
+function childWorkflowType(): string {
+  return isPatched(roundTripPatches.subagentWorkflowType) ? subagentWorkflowType : agentWorkflowType;
 }

@@ -1,11 +1,14 @@
 /**
- * `cadre/workflows`: the agent workflow (bundled by the worker; sandbox-safe) and every name a
- * client in any language needs: its type, signals, queries, the updates and search attributes.
- * Only `agentWorkflow` is a function here: the worker registers every exported function as a workflow.
+ * `cadre/workflows`: the agent workflows (bundled by the worker; sandbox-safe) and every name a
+ * client in any language needs: their types, signals, queries, the updates and search attributes.
+ * Only `agentWorkflow` and `subagentWorkflow` are functions here: the worker registers every
+ * exported function as a workflow.
  */
 export { agentWorkflow } from './agent-workflow';
+export { subagentWorkflow } from './subagent-workflow';
 export {
   agentWorkflowType,
+  approvedToolRunningSignal,
   approvalsQuery,
   childrenQuery,
   decideApprovalSignal,
@@ -18,6 +21,7 @@ export {
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
+  subagentWorkflowType,
   submitToolResultUpdate,
   transcriptQuery,
   type AgentMode,

@@ -28,19 +28,21 @@ const baselineV1Patches: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The patches the current baseline marker stands for. Each `patched()` of a new run records a
- * marker and upserts `TemporalChangeVersion` (a visibility write on the server), so a run started
- * today records one marker for all of them. A patch added later gets its own `patched()` call
- * until a new baseline id lists it too.
+ * The patches the current baseline marker (`cadre-patch-baseline-2`) stands for. Each `patched()`
+ * of a new run records a marker and upserts `TemporalChangeVersion` (a visibility write on the
+ * server), so a run started today records one marker for all of them. A patch added later gets
+ * its own `patched()` call until a new baseline id lists it too. A `subagentWorkflow` run takes
+ * exactly these as present, for good (see {@link assumePatchBaseline}).
  */
-export const baselinePatches: ReadonlySet<string> = new Set([
+const baselineV2Patches: ReadonlySet<string> = new Set([
   ...baselineV1Patches,
   roundTripPatches.approvedToolStatusDeferred,
+  roundTripPatches.subagentWorkflowType,
 ]);
 
 /** Every baseline, newest first: a run records the newest; older histories replay with the one they recorded. */
 const baselines: ReadonlyArray<{ id: string; patches: ReadonlySet<string> }> = [
-  { id: roundTripPatches.baseline, patches: baselinePatches },
+  { id: roundTripPatches.baseline, patches: baselineV2Patches },
   { id: roundTripPatches.baselineV1, patches: baselineV1Patches },
 ];
 
@@ -63,6 +65,18 @@ const runGlobals = globalThis as unknown as Record<typeof baselineKey, ReadonlyS
  */
 export function openPatchBaseline(): void {
   runGlobals[baselineKey] = baselines.find((baseline) => patched(baseline.id))?.patches;
+}
+
+/**
+ * Takes the patches of `cadre-patch-baseline-2` as present without recording a marker: for a run
+ * whose workflow type only code with that baseline starts (`subagentWorkflow`). A worker without
+ * the type fails the run's first workflow task, and Temporal retries it until a worker that has
+ * the type takes it, so no older code ever runs it. The set is fixed with the type: a patch added
+ * later is asked with `patched()` in these runs too (a later baseline needs a new subagent type
+ * to cover it). Must run before any {@link isPatched}.
+ */
+export function assumePatchBaseline(): void {
+  runGlobals[baselineKey] = baselineV2Patches;
 }
 
 /** `patched(patchId)`, answered without a marker of its own in runs that recorded a baseline listing it. */

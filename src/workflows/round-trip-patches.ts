@@ -24,6 +24,11 @@ export const roundTripPatches = {
    */
   approvedToolStatusDeferred: 'cadre-approved-tool-status-deferred',
   /**
+   * A parent starts its children as `subagentWorkflow`, which records no patch marker (and so no
+   * `TemporalChangeVersion` upsert): its type stands for the baseline.
+   */
+  subagentWorkflowType: 'cadre-subagent-workflow-type',
+  /**
    * One marker for every patch before it (see `patch-baseline.ts`): a run that records it takes
    * them all as present without a marker (and a `TemporalChangeVersion` upsert) for each.
    * `baseline` is the one new runs record; `baselineV1` is the one runs recorded before
