@@ -1,9 +1,11 @@
 /**
- * The waiting-session memory measure, in a process of its own: a floor worker and a Cadre worker
- * with nothing else to hold, both running workflows on the main thread (`debugMode`), so that one
- * full collection reaches every run's state and the V8 heap figure includes it. Started by
- * `waiting-memory.ts` with the dev server's address, namespace and the store's URL in the
- * environment; prints one JSON line of figures.
+ * The waiting-session memory measure of one kind of run, in a process of its own: a floor worker
+ * and a Cadre worker with nothing else to hold, both running workflows on the main thread
+ * (`debugMode`), so that one full collection reaches every run's state and the V8 heap figure
+ * includes it. Every kind is measured in a fresh process set up the same way, so no kind grows a
+ * heap that another kind left behind. Started by `waiting-memory.ts` with the dev server's
+ * address, namespace, the store's URL and the kind (`CADRE_BENCH_KIND`: `floor-wait`,
+ * `floor-session` or `cadre`) in the environment; prints one JSON line of figures.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { ModelRegistry } from '../../src/agents/model-registry';
@@ -19,6 +21,7 @@ const batch = 200;
 const address = process.env.CADRE_BENCH_ADDRESS as string;
 const namespace = process.env.CADRE_BENCH_NAMESPACE as string;
 const storeUrl = process.env.CADRE_BENCH_STORE as string;
+const kind = process.env.CADRE_BENCH_KIND as 'floor-wait' | 'floor-session' | 'cadre';
 
 /** What this process holds, in KiB: resident set, and V8 heap plus external memory. */
 interface Held {
@@ -110,10 +113,12 @@ async function main(): Promise<void> {
         await floorRuns(floorApprovalWorkflow, 4)(1);
         await floorRuns(floorSessionWorkflow, 10)(1);
         await cadreRuns(1);
-        const floorWait = await growthPerRun(floorRuns(floorApprovalWorkflow, 4));
-        const floorSession = await growthPerRun(floorRuns(floorSessionWorkflow, 10));
-        const cadre = await growthPerRun(cadreRuns);
-        process.stdout.write(`${JSON.stringify({ floorWait, floorSession, cadre })}\n`);
+        const runs = {
+          'floor-wait': floorRuns(floorApprovalWorkflow, 4),
+          'floor-session': floorRuns(floorSessionWorkflow, 10),
+          cadre: cadreRuns,
+        }[kind];
+        process.stdout.write(`${JSON.stringify(await growthPerRun(runs))}\n`);
         for (let index = 0; index < ids.length; index += 50) {
           await Promise.all(
             ids.slice(index, index + 50).map((id) => temporal.workflow.getHandle(id).terminate('measured')),

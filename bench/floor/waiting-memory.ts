@@ -10,9 +10,12 @@ interface Held {
   heap: number;
 }
 
-/** Runs `waiting-memory-process.ts` against the bench's server and store, and returns its figures. */
-function measureInOwnProcess(env: { address: string; namespace: string; storeUrl: string }) {
-  return new Promise<{ floorWait: Held; floorSession: Held; cadre: Held }>((resolve, reject) => {
+/** Runs `waiting-memory-process.ts` for one kind of run against the bench's server and store, and returns its figures. */
+function measureInOwnProcess(
+  env: { address: string; namespace: string; storeUrl: string },
+  kind: 'floor-wait' | 'floor-session' | 'cadre',
+) {
+  return new Promise<Held>((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', require.resolve('./waiting-memory-process')],
@@ -22,6 +25,7 @@ function measureInOwnProcess(env: { address: string; namespace: string; storeUrl
           CADRE_BENCH_ADDRESS: env.address,
           CADRE_BENCH_NAMESPACE: env.namespace,
           CADRE_BENCH_STORE: env.storeUrl,
+          CADRE_BENCH_KIND: kind,
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -40,14 +44,19 @@ function measureInOwnProcess(env: { address: string; namespace: string; storeUrl
 }
 
 /**
- * Worker memory per run waiting for a human, measured in a process of its own with workflows on the
- * main thread: floor workflows waiting for an update (the issue's floor), floor workflows that run
- * a model activity and then wait (the same work as a Cadre session), and Cadre sessions waiting for
- * an approval, each started in batches of 200. Each figure is the growth of the process's RSS and of
- * its V8 heap per run after the first batch. Every run is terminated at the end.
+ * Worker memory per run waiting for a human, each kind measured in a fresh process of its own with
+ * workflows on the main thread: floor workflows waiting for an update (the issue's floor), floor
+ * workflows that run a model activity and then wait (the same work as a Cadre session), and Cadre
+ * sessions waiting for an approval, each started in batches of 200. Each figure is the growth of
+ * the process's RSS and of its V8 heap per run after the first batch. Every run is terminated at
+ * the end of its process.
  */
 export async function waitingMemory(env: { address: string; namespace: string; storeUrl: string }): Promise<void> {
-  const { floorWait, floorSession, cadre } = await measureInOwnProcess(env);
+  const floorWait = await measureInOwnProcess(env, 'floor-wait');
+  await untilServerQuiet();
+  const floorSession = await measureInOwnProcess(env, 'floor-session');
+  await untilServerQuiet();
+  const cadre = await measureInOwnProcess(env, 'cadre');
   for (const [measure, key, target] of [
     ['worker-rss-per-waiting-session-kib', 'rss', 'ratio <= 1.15'],
     ['worker-heap-per-waiting-session-kib', 'heap', 'none'],
