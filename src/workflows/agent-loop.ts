@@ -337,8 +337,7 @@ export class AgentLoop {
       });
     }
     const decision = book.get(approvalId)?.decision;
-    const statusDeferred = decision?.approved === true && isPatched(roundTripPatches.approvedToolStatusDeferred);
-    if (!statusDeferred) this.publishWaiting();
+    const statusDeferred = this.followDecision(decision?.approved === true);
     this.state.events.emit({
       type: 'approval-decided',
       approvalId,
@@ -377,7 +376,7 @@ export class AgentLoop {
   /**
    * Runs a human-approved tool whose status the run holds back. The status follows when the tool's
    * result arrives, or earlier when `runTool` signals that the tool is still running
-   * ({@link approvedToolRunning}), so Temporal UI stops listing the run as waiting for a human
+   * ({@link publishHeldBack}), so Temporal UI stops listing the run as waiting for a human
    * within about a second of the approval, or as soon as a quicker tool ends.
    */
   private async runApprovedTool(call: ModelToolCall, promptLength: number): Promise<ToolOutcome> {
@@ -387,12 +386,21 @@ export class AgentLoop {
     return outcome;
   }
 
-  /** `runTool` says an approved call's tool is still running: the run publishes the status it held back. */
-  approvedToolRunning(toolCallId: string): void {
-    this.publishHeldBack(toolCallId);
+  /**
+   * Lets the status follow a human's decision: at once, except an approval's in runs with
+   * `approvedToolStatusDeferred` (see runApprovedTool()). True when the status is held back.
+   */
+  followDecision(approved: boolean): boolean {
+    const deferred = approved && isPatched(roundTripPatches.approvedToolStatusDeferred);
+    if (!deferred) this.publishWaiting();
+    return deferred;
   }
 
-  private publishHeldBack(toolCallId: string): void {
+  /**
+   * Publishes the status held back for an approved call, once: when its tool's result arrives, or
+   * when `runTool` signals that the tool is still running (`approvedToolRunning`). Any other call is ignored.
+   */
+  publishHeldBack(toolCallId: string): void {
     const index = this.unpublishedApprovals.indexOf(toolCallId);
     if (index < 0) return;
     this.unpublishedApprovals.splice(index, 1);

@@ -41,8 +41,7 @@ import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf, writesPending } from './store-writes';
-import { isPatched, openPatchBaseline } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
+import { openPatchBaseline } from './patch-baseline';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -94,14 +93,11 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
   setHandler(statusQuery, () => statusReport(input, state));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
-  setHandler(approvedToolRunningSignal, ({ toolCallId }) => loop?.approvedToolRunning(toolCallId));
+  setHandler(approvedToolRunningSignal, ({ toolCallId }) => loop?.publishHeldBack(toolCallId));
   let described: DescribedAgentSpec | undefined;
   registerApprovalHandlers(
     state,
-    // An approval's status follows once its tool is scheduled (AgentLoop.decide); a denial's at once.
-    (approved) => {
-      if (!approved || !isPatched(roundTripPatches.approvedToolStatusDeferred)) loop?.publishWaiting();
-    },
+    (approved) => loop?.followDecision(approved),
     () => described,
   );
   registerClientToolHandlers(state, input.agent, activityQueue, () => loop?.publishWaiting());
