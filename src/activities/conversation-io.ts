@@ -9,6 +9,7 @@ import { type RunEndRequest, runEndEvents } from '../protocol/run-end';
 import type { ContextCompaction } from '../protocol/context-window';
 import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
 import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
+import { RecordCache } from './record-cache';
 
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
@@ -27,6 +28,8 @@ export class ConversationIo {
   /** Conversations known to exist in the store: they are never deleted, so each is created once per worker. */
   private readonly ensured = new Set<string>();
   private cachedBytes = 0;
+  /** Records this worker wrote or read: the next step finds the last one's assistant message and tool outputs here. */
+  private readonly records: RecordCache;
 
   constructor(
     readonly store: ConversationStore,
@@ -34,7 +37,11 @@ export class ConversationIo {
     private readonly outageWaitMs = 60_000,
     /** Bytes of conversation prefixes kept on the worker (least recently used go first). */
     private readonly cacheBytes = 256 * 1024 * 1024,
-  ) {}
+    /** Bytes of records (steps, responses, tool outputs) kept on the worker. */
+    recordCacheBytes = 32 * 1024 * 1024,
+  ) {
+    this.records = new RecordCache(recordCacheBytes);
+  }
 
   /** Writes the pending messages and events an activity carries; idempotent, so a retry leaves one copy. */
   async applyWrites(args: StoreWrites): Promise<void> {
@@ -87,12 +94,16 @@ export class ConversationIo {
 
   /** The value recorded under `key`, or undefined. */
   async get<T>(conversation: ConversationRef, key: string): Promise<T | undefined> {
-    return await this.retrying(async () => (await this.store.getRecord(conversation.id, key)) as T | undefined);
+    return await this.retrying(async () => (await this.record(conversation.id, key)) as T | undefined);
   }
 
   /** Records `value` under `key` once and returns the value stored first. */
   async put<T>(conversation: ConversationRef, key: string, value: T): Promise<T> {
-    return await this.retrying(async () => (await this.store.putRecord(conversation.id, key, value)) as T);
+    return await this.retrying(async () => {
+      const stored = await this.store.putRecord(conversation.id, key, value);
+      this.records.remember(conversation.id, key, stored);
+      return stored as T;
+    });
   }
 
   /** The latest context compaction that ends at or before message `atMost`, or undefined. */
@@ -147,9 +158,18 @@ export class ConversationIo {
   private async wholeEvent(conversation: ConversationRef, event: AgentEvent): Promise<AgentEvent> {
     const whole = { ...event, workflowId: conversation.workflowId };
     if (whole.type !== 'tool-result' || !whole.stored || whole.preview !== undefined) return whole;
-    const stored = (await this.store.getRecord(conversation.id, toolOutputKey(whole.toolCallId))) as
+    const stored = (await this.record(conversation.id, toolOutputKey(whole.toolCallId))) as
       StoredToolOutput | undefined;
     return { ...whole, preview: stored ? previewValue(outputText(stored.output)) : '' };
+  }
+
+  /** The record under `key` from the worker's cache, else from the store (and then cached); undefined when absent. */
+  private async record(conversationId: string, key: string): Promise<unknown> {
+    const cached = this.records.get(conversationId, key);
+    if (cached !== undefined) return cached;
+    const stored = await this.store.getRecord(conversationId, key);
+    this.records.remember(conversationId, key, stored);
+    return stored;
   }
 
   private async ensure(conversation: ConversationRef): Promise<void> {
@@ -188,7 +208,7 @@ export class ConversationIo {
     // Large image and file parts a client wrote to the store: the conversation keeps them whole.
     if (hasStoredParts(message)) return await withStoredParts(message, this.store);
     if (message.role === 'stored') {
-      const step = await this.store.getRecord(conversation.id, message.key);
+      const step = await this.record(conversation.id, message.key);
       if (!step) throw this.missing(conversation, message.key);
       return (step as RunModelStepResult).assistant as ModelMessage;
     }
@@ -197,7 +217,7 @@ export class ConversationIo {
       message.content.map(async (part) => {
         if (part.type !== 'stored-tool-result') return part;
         const key = toolOutputKey(part.toolCallId);
-        const stored = (await this.store.getRecord(conversation.id, key)) as StoredToolOutput | undefined;
+        const stored = (await this.record(conversation.id, key)) as StoredToolOutput | undefined;
         if (!stored) throw this.missing(conversation, key);
         return {
           type: 'tool-result' as const,

@@ -187,11 +187,13 @@ export class SqlConversationStore implements ConversationStore {
 
   /** Records `value` (undefined is stored as null) under `key` once; returns the value stored first. */
   async putRecord(conversationId: string, key: string, value: unknown): Promise<unknown> {
-    await this.driver.query(
-      'INSERT INTO cadre_records (conversation_id, key, json) VALUES ($1, $2, $3) ON CONFLICT (conversation_id, key) DO NOTHING',
-      [conversationId, key, toJson(value)],
+    const json = toJson(value);
+    const inserted = await this.driver.query<{ key: string }>(
+      'INSERT INTO cadre_records (conversation_id, key, json) VALUES ($1, $2, $3) ON CONFLICT (conversation_id, key) DO NOTHING RETURNING key',
+      [conversationId, key, json],
     );
-    return this.getRecord(conversationId, key);
+    // Written now: the stored value is this one, as JSON gives it back. Else the first copy wins.
+    return inserted.length > 0 ? (JSON.parse(json) as unknown) : this.getRecord(conversationId, key);
   }
 
   /** The value recorded under `key`, or undefined. */

@@ -28,11 +28,8 @@ const baselineV1Patches: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The patches the current baseline marker (`cadre-patch-baseline-2`) stands for. Each `patched()`
- * of a new run records a marker and upserts `TemporalChangeVersion` (a visibility write on the
- * server), so a run started today records one marker for all of them. A patch added later gets
- * its own `patched()` call until a new baseline id lists it too. A `subagentWorkflow` run takes
- * exactly these as present, for good (see {@link assumePatchBaseline}).
+ * The patches the second baseline marker (`cadre-patch-baseline-2`) stands for. A
+ * `subagentWorkflow` run takes exactly these as present, for good (see {@link assumePatchBaseline}).
  */
 const baselineV2Patches: ReadonlySet<string> = new Set([
   ...baselineV1Patches,
@@ -40,9 +37,18 @@ const baselineV2Patches: ReadonlySet<string> = new Set([
   roundTripPatches.subagentWorkflowType,
 ]);
 
+/**
+ * The patches the current baseline marker (`cadre-patch-baseline-3`) stands for. Each `patched()`
+ * of a new run records a marker and upserts `TemporalChangeVersion` (a visibility write on the
+ * server), so a run started today records one marker for all of them. A patch added later gets
+ * its own `patched()` call until a new baseline id lists it too.
+ */
+const baselineV3Patches: ReadonlySet<string> = new Set([...baselineV2Patches, roundTripPatches.flatToolCalls]);
+
 /** Every baseline, newest first: a run records the newest; older histories replay with the one they recorded. */
 const baselines: ReadonlyArray<{ id: string; patches: ReadonlySet<string> }> = [
-  { id: roundTripPatches.baseline, patches: baselineV2Patches },
+  { id: roundTripPatches.baseline, patches: baselineV3Patches },
+  { id: roundTripPatches.baselineV2, patches: baselineV2Patches },
   { id: roundTripPatches.baselineV1, patches: baselineV1Patches },
 ];
 
@@ -83,4 +89,12 @@ export function assumePatchBaseline(): void {
 export function isPatched(patchId: string): boolean {
   if (runGlobals[baselineKey]?.has(patchId)) return true;
   return patched(patchId);
+}
+
+/**
+ * True when the run's baseline lists `patchId`, and never records a marker: for a change that only
+ * saves work, which runs without that baseline (older runs, `subagentWorkflow` runs) go without.
+ */
+export function baselineHas(patchId: string): boolean {
+  return runGlobals[baselineKey]?.has(patchId) === true;
 }

@@ -29,11 +29,20 @@ export const roundTripPatches = {
    */
   subagentWorkflowType: 'cadre-subagent-workflow-type',
   /**
+   * A step whose calls all run as tool activities (no human approval, no runtime tool, subagent or
+   * client-side tool) awaits their activities directly, instead of through a chain of async calls
+   * per tool. Fewer promises cost the sandbox fewer stack traces; continuations settle in fewer
+   * microtask hops, which can change the order of commands within one workflow task. Only runs
+   * that recorded a baseline listing it take this path (see `baselineHas`): it records no marker.
+   */
+  flatToolCalls: 'cadre-flat-tool-calls',
+  /**
    * One marker for every patch before it (see `patch-baseline.ts`): a run that records it takes
    * them all as present without a marker (and a `TemporalChangeVersion` upsert) for each.
-   * `baseline` is the one new runs record; `baselineV1` is the one runs recorded before
-   * `approvedToolStatusDeferred`.
+   * `baseline` is the one new runs record; `baselineV2` is the one runs recorded before
+   * `flatToolCalls`, and `baselineV1` the one runs recorded before `approvedToolStatusDeferred`.
    */
-  baseline: 'cadre-patch-baseline-2',
+  baseline: 'cadre-patch-baseline-3',
+  baselineV2: 'cadre-patch-baseline-2',
   baselineV1: 'cadre-patch-baseline-1',
 } as const;

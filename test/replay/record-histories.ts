@@ -1,14 +1,16 @@
 /**
  * Records the histories that the replay test replays, under the prefix of the current design
- * (`baseline2-`: one patch marker per run, `cadre-patch-baseline-2`, a task run's last step
+ * (`baseline3-`: one patch marker per run, `cadre-patch-baseline-3`, a task run's last step
  * writing its end, children started `running` with their spec, an approved tool scheduled with no
- * status upsert beside it; one child's history too). Run it when the
+ * status upsert beside it, a step's tool activities awaited directly (`tools`: three calls in one
+ * step, one denied by its policy); one child's history too). Run it when the
  * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
  * in the change. The `parity-` files record a client-side tool and context compaction:
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
  * Existing files are kept unless --force: the `replay-` files (before the store), the `store-`
- * files (before per-agent queues), the `agents-` files (before the patch baseline) and the
- * `rounds-` files (the first baseline) prove that runs started by earlier versions still replay.
+ * files (before per-agent queues), the `agents-` files (before the patch baseline), the
+ * `rounds-` files (the first baseline) and the `baseline2-` files (the second) prove that runs
+ * started by earlier versions still replay.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -21,14 +23,42 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { defineAgent } from '../../src/agents/define-agent';
+import { scriptedModel } from '../../src/testing';
 
-const prefix = 'baseline2';
+/** Three tool calls in one step, one of them denied by its policy: the step's activities run side by side. */
+const toolsAgent = defineAgent({
+  name: 'recorded-tools',
+  model: scriptedModel([
+    {
+      toolCalls: [
+        { toolName: 'lookup', input: { word: 'ant' } },
+        { toolName: 'wipe', input: {} },
+        { toolName: 'lookup', input: { word: 'bee' } },
+      ],
+    },
+    'done',
+  ]),
+  tools: {
+    lookup: tool({
+      description: 'Looks a word up.',
+      inputSchema: z.object({ word: z.string() }),
+      execute: async ({ word }) => `meaning of ${word}`,
+    }),
+    wipe: tool({ description: 'Wipes.', inputSchema: z.object({}), execute: async () => 'wiped' }),
+  },
+  toolApproval: { wipe: 'denied' },
+});
+
+const prefix = 'baseline3';
 const id = (name: string) => `${prefix}-${name}`;
 
 async function main(): Promise<void> {
   const taskQueue = `record-${Date.now()}`;
   const worker = await createAgentWorker({
-    agents: [...exampleAgents, historyAgent(3), ...parityAgents],
+    agents: [...exampleAgents, historyAgent(3), ...parityAgents, toolsAgent],
     taskQueue,
     models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
   });
@@ -36,6 +66,7 @@ async function main(): Promise<void> {
   await worker.runUntil(async () => {
     const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: id('task') });
     await task.result();
+    await (await client.start('recorded-tools', { prompt: 'define', workflowId: id('tools') })).result();
     const chunks = await client.start('history-3', {
       prompt: 'read',
       workflowId: id('continue-as-new'),
@@ -95,6 +126,7 @@ async function main(): Promise<void> {
     });
     for (const workflowId of [
       id('task'),
+      id('tools'),
       id('session'),
       id('approval'),
       id('approved'),

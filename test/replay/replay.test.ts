@@ -27,6 +27,17 @@ describe('replaying recorded histories', () => {
       'baseline2-subagents-child.json',
       'baseline2-subagents.json',
       'baseline2-task.json',
+      'baseline3-approval.json',
+      'baseline3-approved.json',
+      'baseline3-background.json',
+      'baseline3-continue-as-new.json',
+      'baseline3-memory.json',
+      'baseline3-migrated.json',
+      'baseline3-session.json',
+      'baseline3-subagents-child.json',
+      'baseline3-subagents.json',
+      'baseline3-task.json',
+      'baseline3-tools.json',
       'parity-client-tool.json',
       'parity-compaction.json',
       'replay-approval.json',
@@ -62,12 +73,14 @@ describe('replaying recorded histories', () => {
   });
 
   it("replays every history in one worker whose runs share Cadre's workflow modules, and no run starts with state left by the run before it", async () => {
-    // Runs with a patch baseline (baseline2-*, rounds-*) come between older runs, so a baseline
-    // left in a shared module by one run would take the next, older run down the patched path.
-    const withBaseline = (file: string) => file.startsWith('rounds-') || file.startsWith('baseline2-');
+    // Runs with a patch baseline (rounds-*, baseline2-*, baseline3-*) come between older runs, so a
+    // baseline left in a shared module by one run would take the next, older run down the patched path.
+    const withBaseline = (file: string) => /^(rounds|baseline\d+)-/.test(file);
     const rounds = histories.filter(withBaseline);
     const older = histories.filter((file) => !withBaseline(file));
-    const interleaved = older.flatMap((file, index) => (rounds[index] ? [rounds[index], file] : [file]));
+    const interleaved = Array.from({ length: Math.max(rounds.length, older.length) }, (_, index) =>
+      [rounds[index], older[index]].filter((file): file is string => file !== undefined),
+    ).flat();
     expect(interleaved.length).toBe(histories.length);
     const replays = Worker.runReplayHistories(
       await agentReplayOptions(),
