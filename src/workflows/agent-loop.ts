@@ -231,21 +231,7 @@ export class AgentLoop {
       step.toolCalls.map(async (call) => {
         // Only a human's decision is awaited: every await costs the sandbox a promise and its stack trace.
         const decision = call.approval?.type === 'user-approval' ? await this.decide(call) : automaticDecision(call);
-        const approvalId = call.approval?.approvalId;
-        if (decision && approvalId) {
-          responses.set(call.toolCallId, {
-            type: 'tool-approval-response',
-            approvalId,
-            approved: decision.approved,
-            ...(decision.reason ? { reason: decision.reason } : {}),
-          });
-        }
-        if (decision && !decision.approved) {
-          outputs.set(call.toolCallId, {
-            output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' },
-          });
-          return;
-        }
+        if (!applyDecision(call, decision, outputs, responses)) return;
         outputs.set(call.toolCallId, await this.answer(call, promptLength, decision?.statusDeferred === true));
       }),
     );
@@ -277,21 +263,7 @@ export class AgentLoop {
     const responses = new Map<string, ToolApprovalResponse>();
     const calls: ModelToolCall[] = [];
     for (const call of step.toolCalls) {
-      const decision = automaticDecision(call);
-      const approvalId = call.approval?.approvalId;
-      if (decision && approvalId) {
-        responses.set(call.toolCallId, {
-          type: 'tool-approval-response',
-          approvalId,
-          approved: decision.approved,
-          ...(decision.reason ? { reason: decision.reason } : {}),
-        });
-      }
-      if (decision && !decision.approved) {
-        outputs.set(call.toolCallId, {
-          output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' },
-        });
-      } else calls.push(call);
+      if (applyDecision(call, automaticDecision(call), outputs, responses)) calls.push(call);
     }
     const running = calls.map((call) => this.scheduleTool(call, promptLength, false));
     let settled: PromiseSettledResult<RunToolResult>[];
@@ -552,6 +524,32 @@ interface CallDecision {
 
 /** How long an approved tool runs before `runTool` asks the run to publish the status it held back. */
 const approvedToolStatusSignalMs = 1000;
+
+/**
+ * Notes the call's approval response when it was decided, and its `execution-denied` output when
+ * the decision denies it. True when the call may run.
+ */
+function applyDecision(
+  call: ModelToolCall,
+  decision: CallDecision | undefined,
+  outputs: Map<string, ToolOutcome>,
+  responses: Map<string, ToolApprovalResponse>,
+): boolean {
+  const approvalId = call.approval?.approvalId;
+  if (decision && approvalId) {
+    responses.set(call.toolCallId, {
+      type: 'tool-approval-response',
+      approvalId,
+      approved: decision.approved,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
+  }
+  if (!decision || decision.approved) return true;
+  outputs.set(call.toolCallId, {
+    output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' },
+  });
+  return false;
+}
 
 /** A tool activity's result as the call's outcome: a stored output's summary, or the output itself. */
 function toolOutcome(call: ModelToolCall, result: RunToolResult): ToolOutcome {
