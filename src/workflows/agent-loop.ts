@@ -243,12 +243,12 @@ export class AgentLoop {
 
   /** True for a call that needs no human and runs as a tool activity (no runtime tool, subagent or client-side tool). */
   private isActivityCall(call: ModelToolCall): boolean {
-    return (
-      call.approval?.type !== 'user-approval' &&
-      !call.clientSide &&
-      !this.runtimeTools.handles(call.toolName) &&
-      !this.subagents.handles(call.toolName)
-    );
+    return call.approval?.type !== 'user-approval' && !call.clientSide && !this.runsInWorkflow(call.toolName);
+  }
+
+  /** True for a runtime tool or a subagent: the workflow answers it itself, not a tool activity. */
+  private runsInWorkflow(toolName: string): boolean {
+    return this.runtimeTools.handles(toolName) || this.subagents.handles(toolName);
   }
 
   /**
@@ -281,8 +281,11 @@ export class AgentLoop {
       const call = calls[index]!;
       if (outcome.status === 'fulfilled') outputs.set(call.toolCallId, toolOutcome(call, outcome.value));
       else if (isCancellation(outcome.reason)) cancellation ??= outcome.reason;
-      else if (failureType(outcome.reason) === 'StoreUnavailable') storeDown.push(call);
-      else outputs.set(call.toolCallId, failedTool(call, outcome.reason));
+      else {
+        const failed = failedTool(call, outcome.reason);
+        if (failed) outputs.set(call.toolCallId, failed);
+        else storeDown.push(call);
+      }
     });
     if (storeDown.length > 0 && cancellation === undefined) {
       // The store was down through every attempt: wait and run those calls again, so no tool result is lost.
@@ -304,7 +307,7 @@ export class AgentLoop {
    */
   private async answer(call: ModelToolCall, promptLength: number, statusDeferred = false): Promise<ToolOutcome> {
     if (call.clientSide) return await awaitClientResult(this.state, call, () => this.publishWaiting());
-    const inWorkflow = this.runtimeTools.handles(call.toolName) || this.subagents.handles(call.toolName);
+    const inWorkflow = this.runsInWorkflow(call.toolName);
     if (statusDeferred && !inWorkflow) return await this.runApprovedTool(call, promptLength);
     if (statusDeferred) this.publishWaiting();
     try {
@@ -477,7 +480,6 @@ export class AgentLoop {
       return toolOutcome(call, await this.scheduleTool(call, promptLength, revalidate, statusSignalAfterMs));
     } catch (error) {
       if (isCancellation(error)) throw error;
-      if (failureType(error) === 'StoreUnavailable') return undefined;
       return failedTool(call, error);
     }
   }
@@ -557,8 +559,12 @@ function toolOutcome(call: ModelToolCall, result: RunToolResult): ToolOutcome {
   return { output: result.output ?? { type: 'error-text', value: `Tool '${call.toolName}' returned nothing.` } };
 }
 
-/** A tool activity that failed through its retries: an error result the model reads. */
-function failedTool(call: ModelToolCall, error: unknown): ToolOutcome {
+/**
+ * A tool activity that failed through its retries (not cancelled): an error result the model
+ * reads, or undefined when the conversation store stayed unreachable, so the call waits and runs again.
+ */
+function failedTool(call: ModelToolCall, error: unknown): ToolOutcome | undefined {
+  if (failureType(error) === 'StoreUnavailable') return undefined;
   return { output: { type: 'error-text', value: `Tool '${call.toolName}' failed: ${describeFailure(error)}` } };
 }
 
