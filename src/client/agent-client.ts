@@ -19,6 +19,7 @@ import { oneLine } from '../protocol/text-preview';
 import { promptText } from '../protocol/prompt-content';
 import { type AgentPrompt, promptInput } from './prompt-input';
 import { storeLargeParts } from './large-prompt-parts';
+import { closableConnectionInterceptors } from './closed-connection';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { temporal } from '@temporalio/proto';
 
@@ -93,7 +94,11 @@ export class AgentClient {
     // A server on this machine answers at once or not at all: say so in seconds, not after ten.
     const local = /^(127\.0\.0\.1|localhost)(:|$)/.test(connectionOptions.address);
     const connection = await connectOrExplain(config, () =>
-      Connection.connect({ ...connectionOptions, ...(local ? { connectTimeout: '3 seconds' } : {}) }),
+      Connection.connect({
+        ...connectionOptions,
+        interceptors: closableConnectionInterceptors(),
+        ...(local ? { connectTimeout: '3 seconds' } : {}),
+      }),
     );
     return new AgentClient(
       new Client({ connection, namespace }),

@@ -25,5 +25,6 @@ export {
   type TemporalConnectionSettings,
 } from './temporal-connection';
 export { TemporalUnreachableError } from './temporal-unreachable';
+export { closableConnectionInterceptors, closableConnectionPlugin } from './closed-connection';
 export { CadreError, ConfigurationError } from '../errors';
 export type * from '../index';

@@ -1,6 +1,7 @@
 import type * as TemporalTesting from '@temporalio/testing';
 import type { TestWorkflowEnvironment, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
 import { ConfigurationError } from '../errors';
+import { closableConnectionPlugin } from '../client/closed-connection';
 import { findTestServer } from './paths';
 
 /** Options of {@link createTimeSkippingEnvironment}; the server executable is always Cadre's Java test server. */
@@ -23,6 +24,7 @@ export async function createTimeSkippingEnvironment(
   const { TestWorkflowEnvironment: Environment } = await loadTemporalTesting();
   return Environment.createTimeSkipping({
     ...environmentOptions,
+    plugins: [...(environmentOptions.plugins ?? []), closableConnectionPlugin],
     server: { executable: { type: 'existing-path', path: executablePath }, extraArgs: serverExtraArgs },
   });
 }

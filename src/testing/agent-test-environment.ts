@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ModelRegistry } from '../agents/model-registry';
 import { AgentClient } from '../client/agent-client';
+import { closableConnectionPlugin } from '../client/closed-connection';
 import { ConfigurationError } from '../errors';
 import { type DevServer, startDevServer } from '../server/dev-server';
 import { listCustomSearchAttributes } from '../server/search-attribute-registration';
@@ -104,6 +105,7 @@ async function startServer(
   const env = await TestWorkflowEnvironment.createFromExistingServer({
     address: options.address ?? server?.address,
     namespace: options.namespace ?? server?.namespace ?? 'default',
+    plugins: [closableConnectionPlugin],
   });
   cleanups.push(() => env.teardown());
   return { env, searchAttributes: await hasSearchAttributes(env) };

@@ -15,6 +15,7 @@ import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
 import { resolveTemporalConnection } from '../client/temporal-connection';
+import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
@@ -111,7 +112,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
   const ownedClientConnection = options.client
     ? undefined
-    : await connectOrExplain(temporal, () => Connection.connect(connectionOptions));
+    : await connectOrExplain(temporal, () =>
+        Connection.connect({ ...connectionOptions, interceptors: closableConnectionInterceptors() }),
+      );
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { AgentClient } from '../../src/client/agent-client';
+import { refuseCallsAfterClose } from '../../src/client/closed-connection';
 import { resolveTemporalConnection } from '../../src/client/temporal-connection';
 import { ConfigurationError } from '../../src/errors';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -162,10 +163,13 @@ describe('connections opened from a profile', () => {
     tls: expect.objectContaining({ serverNameOverride: 'agents.a1b2c.tmprl.cloud' }),
   };
 
+  /** Temporal's retries, then the guard that fails a retry of a closed connection's call. */
+  const closableInterceptors = [expect.any(Function), refuseCallsAfterClose];
+
   test("AgentClient.connect passes the profile's API key and TLS setting to Connection.connect", async () => {
     const connect = jest.spyOn(Connection, 'connect').mockResolvedValue(fakeConnection);
     const agents = await AgentClient.connect();
-    expect(connect).toHaveBeenCalledWith(expectedOptions);
+    expect(connect).toHaveBeenCalledWith({ ...expectedOptions, interceptors: closableInterceptors });
     expect(agents.client.options.namespace).toBe('agents.a1b2c');
     await agents.close();
   });
@@ -178,7 +182,7 @@ describe('connections opened from a profile', () => {
     await expect(createAgentWorker({ agents: [assistant], store: 'sqlite::memory:' })).rejects.toThrow(
       stopHere.message,
     );
-    expect(clientConnect).toHaveBeenCalledWith(expectedOptions);
+    expect(clientConnect).toHaveBeenCalledWith({ ...expectedOptions, interceptors: closableInterceptors });
     expect(nativeConnect).toHaveBeenCalledWith(expectedOptions);
   });
 });
