@@ -84,7 +84,10 @@ export class SqlConversationStore implements ConversationStore {
     if (messages.length === 0) return;
     await this.driver.transaction(async (tx) => {
       // Lock first, then measure in a later statement: PostgreSQL's statement snapshot predates the lock wait.
-      await tx.query(`SELECT id FROM cadre_conversations WHERE id = $1${this.rowLockClause}`, [conversationId]);
+      // SQLite's transaction holds the database's write lock already (BEGIN IMMEDIATE): nothing to lock.
+      if (this.rowLockClause) {
+        await tx.query(`SELECT id FROM cadre_conversations WHERE id = $1${this.rowLockClause}`, [conversationId]);
+      }
       const conversation = await this.conversationRow(tx, conversationId);
       if (!conversation) {
         throw new StoreConsistencyError(
@@ -168,9 +171,10 @@ export class SqlConversationStore implements ConversationStore {
         requireIndex(seq, `event sequence number in conversation '${conversationId}'`);
         return [conversationId, seq, toJson(event)];
       });
-    await this.driver.transaction((tx) =>
-      insertRows(tx, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)'),
-    );
+    const insert = (executor: SqlExecutor) =>
+      insertRows(executor, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)');
+    // One INSERT is atomic on its own; several (over insertBatchRows events) share a transaction.
+    await (rows.length > insertBatchRows ? this.driver.transaction(insert) : insert(this.driver));
   }
 
   /** Events with `seq >= from`, in order, at most `limit` (default 1,000). */
