@@ -11,7 +11,7 @@ import { resolveStoredParts } from './stored-prompt-parts';
 import type { ActivityDependencies } from './dependencies';
 import { markClientSideCalls, modelTools } from './model-tools';
 import { mcpToolsOf } from './mcp-clients';
-import { activationView, stepOf } from './activation-steps';
+import { type ActivationStep, type ActivationView, activationView, stepOf } from './activation-steps';
 import {
   composeInstructions,
   outputFormat,
@@ -73,7 +73,9 @@ export function createRunModelStep(deps: ActivityDependencies) {
         step: args.step,
       };
       const runtimeContext = args.runtimeContext ?? {};
-      const view = activationView(messages, args.activationStart ?? messages.length, runtimeContext);
+      // The activation's earlier steps, rebuilt from the conversation only for a hook that reads them.
+      let view: ActivationView | undefined;
+      const viewOf = () => (view ??= activationView(messages, args.activationStart ?? messages.length, runtimeContext));
       let called: RecordedCall | undefined = reused;
       if (!called) {
         const memories = await recallForTurn(turn, messages);
@@ -90,7 +92,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
             activeTools: agent.activeTools,
             toolChoice: agent.toolChoice,
           },
-          { view, runtimeContext, step: args.step, resolve: (route) => deps.models.resolve(route) },
+          { view: viewOf, runtimeContext, step: args.step, resolve: (route) => deps.models.resolve(route) },
         );
         const outcome = await callModel(
           {
@@ -141,8 +143,13 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const toolCalls = markClientSideCalls(agent, judged);
       const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
       const hasCalls = toolCalls.length > 0 || rejectedCalls.length > 0;
-      const steps = [...view.steps, stepOf(assistant, view.steps.length, result.finishReason, usage, runtimeContext)];
-      const stopped = hasCalls && (await stopConditionMet(agent, steps, args.step));
+      let steps: ActivationStep[] | undefined;
+      const stepsOf = () =>
+        (steps ??= [
+          ...viewOf().steps,
+          stepOf(assistant, viewOf().steps.length, result.finishReason, usage, runtimeContext),
+        ]);
+      const stopped = hasCalls && (await stopConditionMet(agent, stepsOf, args.step));
       const output = hasCalls
         ? undefined
         : await parseOutput(agent, result.text, { finishReason: result.finishReason, usage, step: args.step });
@@ -161,7 +168,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const endsActivation =
         !hasCalls || stopped || (args.activationStep ?? 0) + 1 >= (args.activationStepLimit ?? Infinity);
       // Before the step is recorded: a lost worker calls them again (at least once), a recorded step never.
-      await runStepCallbacks(agent, steps, { endsActivation, output, step: args.step, runtimeContext });
+      await runStepCallbacks(agent, stepsOf, { endsActivation, output, step: args.step, runtimeContext });
       if (!hasCalls) await rememberTurn(turn, [...messages, assistant]);
       if (!conversation) return step;
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.

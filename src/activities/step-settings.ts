@@ -31,7 +31,8 @@ export async function planStep(
   agent: AnyAgentDefinition,
   base: Omit<StepPlan, 'prepared'>,
   context: {
-    view: ActivationView;
+    /** The activation's earlier steps, built when first asked for. */
+    view: () => ActivationView;
     runtimeContext: RuntimeContext;
     step: number;
     resolve(route: string): LanguageModel;
@@ -44,14 +45,14 @@ export async function planStep(
   const choice =
     (await userCode(agent, 'prepareStep', context.step, () =>
       prepareStep({
-        steps: context.view.steps,
-        stepNumber: context.view.steps.length,
+        steps: context.view().steps,
+        stepNumber: context.view().steps.length,
         model: base.model,
         instructions: base.instructions,
         initialInstructions: base.instructions,
         messages: base.messages,
-        initialMessages: context.view.initialMessages,
-        responseMessages: context.view.responseMessages,
+        initialMessages: context.view().initialMessages,
+        responseMessages: context.view().responseMessages,
         runtimeContext: context.runtimeContext,
         toolsContext: {},
       }),
@@ -86,13 +87,14 @@ export function composeInstructions(own: Instructions | undefined, allSections: 
 /** True when one of the agent's `stopWhen` conditions is met over the activation's steps. */
 export async function stopConditionMet(
   agent: AnyAgentDefinition,
-  steps: ActivationStep[],
+  steps: () => ActivationStep[],
   step: number,
 ): Promise<boolean> {
   const conditions = [agent.stopWhen ?? []].flat() as Array<(args: { steps: ActivationStep[] }) => unknown>;
   if (conditions.length === 0) return false;
+  const all = steps();
   const met = await userCode(agent, 'stopWhen', step, () =>
-    Promise.all(conditions.map((condition) => condition({ steps }))),
+    Promise.all(conditions.map((condition) => condition({ steps: all }))),
   );
   return met.some(Boolean);
 }
@@ -133,19 +135,25 @@ export function outputFormat(agent: AnyAgentDefinition): OutputInterface | undef
   return { ...output, parseCompleteOutput: async () => undefined };
 }
 
-/** Calls `onStepFinish` with the step, and `onFinish` with the activation's steps when the step ends it. */
+/**
+ * Calls `onStepFinish` with the step, and `onFinish` with the activation's steps when the step
+ * ends it. `steps` (the activation's steps, this one last) is built only for an agent with either.
+ */
 export async function runStepCallbacks(
   agent: AnyAgentDefinition,
-  steps: ActivationStep[],
+  stepsOf: () => ActivationStep[],
   context: { endsActivation: boolean; output?: unknown; step: number; runtimeContext: RuntimeContext },
 ): Promise<void> {
+  const finishes = context.endsActivation && typeof agent.onFinish === 'function';
+  if (typeof agent.onStepFinish !== 'function' && !finishes) return;
+  const steps = stepsOf();
   const last = steps.at(-1);
   if (!last) return;
   if (typeof agent.onStepFinish === 'function') {
     const onStepFinish = agent.onStepFinish as (event: unknown) => unknown;
     await userCode(agent, 'onStepFinish', context.step, () => onStepFinish(last));
   }
-  if (context.endsActivation && typeof agent.onFinish === 'function') {
+  if (finishes) {
     const onFinish = agent.onFinish as (event: unknown) => unknown;
     await userCode(agent, 'onFinish', context.step, () =>
       onFinish({
