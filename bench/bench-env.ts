@@ -19,50 +19,65 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
+/** Where a benchmark's workers and clients connect: an in-memory dev server and a fresh SQLite store. */
+export interface BenchServer {
+  address: string;
+  namespace: string;
+  storeUrl: string;
+}
+
+/** Starts an in-memory dev server and a store in a fresh folder, runs `body`, then stops and removes both. */
+export async function withBenchServer(body: (server: BenchServer) => Promise<void>): Promise<void> {
+  const server = await startDevServer({ port: 0, dbFile: null, headless: true, log: () => {} });
+  const directory = mkdtempSync(join(tmpdir(), 'cadre-bench-'));
+  try {
+    await body({
+      address: server.address,
+      namespace: server.namespace,
+      storeUrl: process.env.CADRE_STORE_URL ?? `sqlite:${join(directory, 'cadre.db')}`,
+    });
+  } finally {
+    await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 /** Starts the world, runs `body` while the worker runs, then tears everything down. */
 export async function withBenchEnv(
   agents: AnyAgentDefinition[],
   body: (env: BenchEnv) => Promise<void>,
   workerOptions: Partial<AgentWorkerOptions> = {},
 ): Promise<void> {
-  const server = await startDevServer({ port: 0, dbFile: null, headless: true, log: () => {} });
-  const directory = mkdtempSync(join(tmpdir(), 'cadre-bench-'));
-  const storeUrl = process.env.CADRE_STORE_URL ?? `sqlite:${join(directory, 'cadre.db')}`;
-  const taskQueue = `bench-${Date.now()}`;
-  const worker = await createAgentWorker({
-    agents,
-    address: server.address,
-    namespace: server.namespace,
-    taskQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    store: storeUrl,
-    approvalSecret: false,
-    ...workerOptions,
-  });
-  const client = await AgentClient.connect({
-    address: server.address,
-    namespace: server.namespace,
-    taskQueue,
-    store: storeUrl,
-  });
-  const env: BenchEnv = {
-    client,
-    worker,
-    storeUrl,
-    address: server.address,
-    namespace: server.namespace,
-    async close() {
+  await withBenchServer(async ({ address, namespace, storeUrl }) => {
+    const taskQueue = `bench-${Date.now()}`;
+    const worker = await createAgentWorker({
+      agents,
+      address,
+      namespace,
+      taskQueue,
+      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      store: storeUrl,
+      approvalSecret: false,
+      ...workerOptions,
+    });
+    const client = await AgentClient.connect({ address, namespace, taskQueue, store: storeUrl });
+    const env: BenchEnv = {
+      client,
+      worker,
+      storeUrl,
+      address,
+      namespace,
+      async close() {
+        await client.close();
+      },
+    };
+    try {
+      await worker.runUntil(() => body(env));
+    } finally {
       await client.close();
-    },
-  };
-  try {
-    await worker.runUntil(() => body(env));
-  } finally {
-    await client.close();
-    await worker.store.close();
-    await server.stop();
-    rmSync(directory, { recursive: true, force: true });
-  }
+      await worker.store.close();
+    }
+  });
 }
 
 /** Prints one benchmark figure line as JSON. */

@@ -1,13 +1,21 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
 import type { AgentClient } from '../src/client/agent-client';
-import { report, withBenchEnv } from './bench-env';
-import { floorActivities } from './floor/floor-activities';
-import { floorAgents, steps } from './floor/floor-agents';
-import { type Floor, floorId, idleRate, measureSettledCpu, medianTrial, ratio, round } from './floor/floor-measure';
+import { report, withBenchServer } from './bench-env';
+import { steps } from './floor/floor-agents';
+import {
+  type Floor,
+  floorId,
+  idleRate,
+  type MeasuredWorkers,
+  measureSettledCpu,
+  medianTrial,
+  ratio,
+  round,
+} from './floor/floor-measure';
 import { floorFanoutWorkflow, floorStepsWorkflow } from './floor/floor-workflows';
 import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
 import { approvalLatency } from './floor/approval-measures';
 import { waitingMemory } from './floor/waiting-memory';
+import { startSeparateWorkers } from './floor/worker-processes';
 
 const parallelRuns = 4;
 /** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
@@ -22,33 +30,22 @@ const measured = (measure: string) => !measures || measures.includes(measure);
  * `npm run bench -- floor`: Cadre against bare Temporal workflows doing the same work (the floor),
  * on one dev server in one run: CPU per model step, 16 subagents vs one, CPU per subagent start,
  * approve-to-tool-start (burst p99, one at a time p50), worker RSS per waiting session. One JSON
- * line per measure with both figures.
+ * line per measure with both figures. Each side's worker runs in a process of its own, as a
+ * deployment runs it; this process holds the clients.
  */
 export async function floorBench(): Promise<void> {
-  await withBenchEnv(floorAgents, async ({ client, address, namespace, storeUrl }) => {
-    const connection = await NativeConnection.connect({ address });
-    const taskQueue = `floor-${Date.now()}`;
-    const floorWorker = await Worker.create({
-      connection,
-      namespace,
-      taskQueue,
-      workflowsPath: require.resolve('./floor/floor-workflows'),
-      activities: floorActivities,
-    });
+  await withBenchServer(async (server) => {
+    // First, on a server that has run nothing yet; each kind in a fresh process of its own.
+    if (measured('waiting')) await waitingMemory(server);
+    const workers = await startSeparateWorkers(server);
     try {
-      await floorWorker.runUntil(async () => {
-        const temporal = client.client;
-        const floor = { temporal, taskQueue };
-        await warmUp(client, floor);
-        // First, while the worker's heap has not yet grown and shrunk with the other measures.
-        if (measured('waiting')) await waitingMemory({ address, namespace, storeUrl });
-        if (measured('steps')) await stepCpu(client, floor);
-        if (measured('fanout')) await subagentFanout(client, floor);
-        if (measured('starts')) await subagentStartCpu(client, floor);
-        if (measured('approvals')) await approvalLatency(client, floor);
-      });
+      await warmUp(workers.cadre, workers.floor);
+      if (measured('steps')) await stepCpu(workers.cadre, workers.floor, workers);
+      if (measured('fanout')) await subagentFanout(workers.cadre, workers.floor);
+      if (measured('starts')) await subagentStartCpu(workers.cadre, workers.floor, workers);
+      if (measured('approvals')) await approvalLatency(workers.cadre, workers.floor);
     } finally {
-      await connection.close();
+      await workers.close();
     }
   });
 }
@@ -72,29 +69,38 @@ async function warmUp(client: AgentClient, floor: Floor): Promise<void> {
  * CPU per model step: `parallelRuns` runs of `steps` steps each, Cadre and the floor in turn,
  * `stepTrials` times, each measured from a quiet server until it is quiet again, above idle
  * (`measureSettledCpu`); the median trial of each side is reported, as the subagent measures do.
+ * `workers` are the worker processes serving `client` and `floor`.
  */
-async function stepCpu(client: AgentClient, floor: Floor): Promise<void> {
+async function stepCpu(client: AgentClient, floor: Floor, workers: MeasuredWorkers): Promise<void> {
   const total = steps * parallelRuns;
   const trials: { cadre: Cpu; floor: Cpu }[] = [];
-  const idle = await idleRate();
+  const idle = await idleRate(workers);
   for (let trial = 0; trial < stepTrials; trial++) {
-    const cadre = await measureSettledCpu(async () => {
-      const handles = await Promise.all(
-        Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
-      );
-      await Promise.all(handles.map((handle) => handle.result()));
-    }, idle);
-    const bare = await measureSettledCpu(async () => {
-      await Promise.all(
-        Array.from({ length: parallelRuns }, () =>
-          floor.temporal.workflow.execute(floorStepsWorkflow, {
-            taskQueue: floor.taskQueue,
-            workflowId: floorId('steps'),
-            args: [steps],
-          }),
-        ),
-      );
-    }, idle);
+    const cadre = await measureSettledCpu(
+      async () => {
+        const handles = await Promise.all(
+          Array.from({ length: parallelRuns }, () => client.start('floor-steps', { prompt: 'go' })),
+        );
+        await Promise.all(handles.map((handle) => handle.result()));
+      },
+      idle,
+      workers,
+    );
+    const bare = await measureSettledCpu(
+      async () => {
+        await Promise.all(
+          Array.from({ length: parallelRuns }, () =>
+            floor.temporal.workflow.execute(floorStepsWorkflow, {
+              taskQueue: floor.taskQueue,
+              workflowId: floorId('steps'),
+              args: [steps],
+            }),
+          ),
+        );
+      },
+      idle,
+      workers,
+    );
     trials.push({ cadre, floor: bare });
   }
   const perStep = (cpu: Cpu) => (cpu.worker + cpu.server) / total;

@@ -2,10 +2,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentHandle } from '../../src/client/agent-handle';
 import { report } from '../bench-env';
-import { floorToolStarts } from './floor-activities';
-import { toolStarts } from './floor-agents';
 import { type Floor, floorId, medianTrial, percentile, ratio, untilServerQuiet, waitUntil } from './floor-measure';
 import { floorApprovalWorkflow, floorApproveUpdate } from './floor-workflows';
+import { cadreToolStarts, floorToolStarts } from './tool-starts';
 
 const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
 const oneAtATime = 20;
@@ -50,8 +49,8 @@ async function approveCadre(waiting: Waiting, index: number): Promise<number> {
   const id = waiting.ids[index] as string;
   const approvedAt = Date.now();
   await (waiting.cadre[index] as AgentHandle).approve('approval-1-1', { by: 'bench' });
-  await waitUntil(() => toolStarts.has(id));
-  return (toolStarts.get(id) as number) - approvedAt;
+  await waitUntil(() => cadreToolStarts.has(id));
+  return (cadreToolStarts.get(id) as number) - approvedAt;
 }
 
 /** Milliseconds from the floor's approval update to its tool's start. */

@@ -1,5 +1,4 @@
-/** When each floor tool call started, by id (the approval measures read it). */
-export const floorToolStarts = new Map<string, number>();
+import { floorToolStarts } from './tool-starts';
 
 /** The floor's activities: a model call that takes `latencyMs`, and a tool that notes when it started. */
 export const floorActivities = {
@@ -8,7 +7,7 @@ export const floorActivities = {
     return 'text';
   },
   async floorTool(id: string): Promise<string> {
-    floorToolStarts.set(id, Date.now());
+    floorToolStarts.note(id);
     return 'done';
   },
 };

@@ -4,12 +4,10 @@ import { tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
+import { cadreToolStarts } from './tool-starts';
 
 /** Model steps of each floor-steps run (`CADRE_BENCH_STEPS`). */
 export const steps = Number(process.env.CADRE_BENCH_STEPS ?? 50);
-
-/** When each Cadre tool call started, by the id in its input. */
-export const toolStarts = new Map<string, number>();
 
 const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -92,7 +90,7 @@ export const floorAgents = [
         description: 'Acts once a human approves.',
         inputSchema: z.object({ id: z.string() }),
         execute: async ({ id }) => {
-          toolStarts.set(id, Date.now());
+          cadreToolStarts.note(id);
           return 'done';
         },
       }),

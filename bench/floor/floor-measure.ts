@@ -11,46 +11,66 @@ export interface Floor {
 /** A fresh workflow id for a floor workflow of `kind`. */
 export const floorId = (kind: string) => `floor-${kind}-${randomUUID()}`;
 
-/** CPU milliseconds of this process (worker and client) and of the dev server's processes. */
-function cpuNow(): { worker: number; server: number } {
-  const own = process.cpuUsage();
-  return { worker: (own.user + own.system) / 1000, server: descendantsCpuMs(process.pid) };
+/** Worker processes the bench started: their CPU is the worker's, not the server's, and their heaps are collected with this one's. */
+export interface MeasuredWorkers {
+  processes: ReadonlyArray<{ pid: number; collectGarbage(): Promise<void> }>;
 }
 
-function descendantsCpuMs(root: number): number {
-  const stats = readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
-      } catch {
-        return [];
-      }
-    });
-  const below = new Set([root]);
-  let total = 0;
+const noWorkers: MeasuredWorkers = { processes: [] };
+
+/**
+ * CPU milliseconds of the worker (this process, which holds the clients, and any worker process
+ * of `workers`) and of the server (every other process below this one: the dev server's).
+ */
+function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number } {
+  const own = process.cpuUsage();
+  const stats = processStats();
+  const ticks = (pids: Iterable<number>) => [...pids].reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0);
+  const workerPids = new Set(workers.processes.flatMap((each) => [each.pid, ...below(stats, each.pid)]));
+  const serverPids = [...below(stats, process.pid)].filter((pid) => !workerPids.has(pid));
+  // 100 ticks a second
+  return { worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10, server: ticks(serverPids) * 10 };
+}
+
+/** Parent and CPU ticks (user and system, all threads) of every process. */
+function processStats(): Map<number, { ppid: number; ticks: number }> {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return stats;
+}
+
+/** Every process below `root`. */
+function below(stats: Map<number, { ppid: number }>, root: number): Set<number> {
+  const found = new Set<number>();
   for (let grew = true; grew;) {
     grew = false;
-    for (const stat of stats) {
-      if (below.has(stat.ppid) && !below.has(stat.pid)) {
-        below.add(stat.pid);
-        total += stat.ticks;
+    for (const [pid, stat] of stats) {
+      if ((stat.ppid === root || found.has(stat.ppid)) && !found.has(pid)) {
+        found.add(pid);
         grew = true;
       }
     }
   }
-  return total * 10; // 100 ticks a second
+  return found;
 }
 
 /** Worker and server CPU milliseconds and the wall time `work` took. */
 export async function measureCpu(
   work: () => Promise<void>,
+  workers: MeasuredWorkers = noWorkers,
 ): Promise<{ worker: number; server: number; wallMs: number }> {
-  const before = cpuNow();
+  const before = cpuNow(workers);
   const startedAt = Date.now();
   await work();
-  const after = cpuNow();
+  const after = cpuNow(workers);
   return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
 }
 
@@ -59,28 +79,34 @@ export async function measureCpu(
  * 60 s. Terminating hundreds of runs keeps the server busy after the calls return, which would
  * otherwise be charged to whichever measure runs next.
  */
-export async function untilServerQuiet(): Promise<void> {
+export async function untilServerQuiet(workers: MeasuredWorkers = noWorkers): Promise<void> {
   const deadline = Date.now() + 60_000;
-  let before = cpuNow().server;
+  let before = cpuNow(workers).server;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const now = cpuNow().server;
+    const now = cpuNow(workers).server;
     if (now - before < 25) return;
     before = now;
   }
 }
 
-/** A full collection of this process's heap (the bench runs with --expose-gc): each run collects its own garbage. */
-const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
+/**
+ * A full collection of this process's heap (the bench runs with --expose-gc) and of every worker
+ * process's: each run collects its own garbage.
+ */
+async function collectGarbage(workers: MeasuredWorkers): Promise<void> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await Promise.all(workers.processes.map((each) => each.collectGarbage()));
+}
 
 /** CPU milliseconds per wall millisecond of the worker process and the server while nothing runs (the quietest of three seconds). */
 export type IdleRate = { worker: number; server: number };
 
-export async function idleRate(): Promise<IdleRate> {
-  await untilServerQuiet();
+export async function idleRate(workers: MeasuredWorkers = noWorkers): Promise<IdleRate> {
+  await untilServerQuiet(workers);
   const windows: IdleRate[] = [];
   for (let window = 0; window < 3; window++) {
-    const idle = await measureCpu(() => new Promise((resolve) => setTimeout(resolve, 1000)));
+    const idle = await measureCpu(() => new Promise((resolve) => setTimeout(resolve, 1000)), workers);
     windows.push({ worker: idle.worker / idle.wallMs, server: idle.server / idle.wallMs });
   }
   // The quietest second: a background burst of the server in one window is not idle.
@@ -97,14 +123,18 @@ export async function idleRate(): Promise<IdleRate> {
  * charged to anyone. The worker's heap is collected before and at the end, so each run pays for
  * collecting its own garbage and none of the run before it.
  */
-export async function measureSettledCpu(work: () => Promise<void>, idle: IdleRate) {
-  await untilServerQuiet();
-  collectGarbage();
+export async function measureSettledCpu(
+  work: () => Promise<void>,
+  idle: IdleRate,
+  workers: MeasuredWorkers = noWorkers,
+) {
+  await untilServerQuiet(workers);
+  await collectGarbage(workers);
   const cpu = await measureCpu(async () => {
     await work();
-    await untilServerQuiet();
-    collectGarbage();
-  });
+    await untilServerQuiet(workers);
+    await collectGarbage(workers);
+  }, workers);
   return { worker: cpu.worker - idle.worker * cpu.wallMs, server: cpu.server - idle.server * cpu.wallMs };
 }
 

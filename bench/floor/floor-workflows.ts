@@ -28,7 +28,10 @@ export async function floorChildWorkflow(latencyMs: number): Promise<void> {
   await floorModel(latencyMs);
 }
 
-/** The floor of an approval: wait for an update, then run the tool activity. */
+/**
+ * The floor of an approval: wait for an update, run the tool activity, then the model activity
+ * that answers with the tool's result, as the agent it is measured against does after its tool.
+ */
 export async function floorApprovalWorkflow(id: string): Promise<void> {
   let approved = false;
   setHandler(floorApproveUpdate, () => {
@@ -36,6 +39,7 @@ export async function floorApprovalWorkflow(id: string): Promise<void> {
   });
   await condition(() => approved);
   await floorTool(id);
+  await floorModel(0);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   floorId,
   idleRate,
   measureCpu,
+  type MeasuredWorkers,
   measureSettledCpu,
   medianTrial,
   ratio,
@@ -62,19 +63,22 @@ export async function subagentFanout(client: AgentClient, floor: Floor): Promise
   });
 }
 
-/** Worker and server CPU per subagent start: (run with N children - run with 1) / (N - 1), so the parent's cost cancels out. */
-export async function subagentStartCpu(client: AgentClient, floor: Floor): Promise<void> {
+/**
+ * Worker and server CPU per subagent start: (run with N children - run with 1) / (N - 1), so the
+ * parent's cost cancels out. `workers` are the worker processes serving `client` and `floor`.
+ */
+export async function subagentStartCpu(client: AgentClient, floor: Floor, workers: MeasuredWorkers): Promise<void> {
   const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
     worker: (many.worker - one.worker) / (subagentStarts - 1),
     server: (many.server - one.server) / (subagentStarts - 1),
   });
   const results: Array<Record<'cadre' | 'floor', { worker: number; server: number }>> = [];
-  const idle = await idleRate();
+  const idle = await idleRate(workers);
   for (let trial = 0; trial < trials; trial++) {
-    const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0), idle);
-    const cadreMany = await measureSettledCpu(() => cadreFanout(client, subagentStarts, 0), idle);
-    const floorOne = await measureSettledCpu(() => floorFanout(floor, 1, 0), idle);
-    const floorMany = await measureSettledCpu(() => floorFanout(floor, subagentStarts, 0), idle);
+    const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0), idle, workers);
+    const cadreMany = await measureSettledCpu(() => cadreFanout(client, subagentStarts, 0), idle, workers);
+    const floorOne = await measureSettledCpu(() => floorFanout(floor, 1, 0), idle, workers);
+    const floorMany = await measureSettledCpu(() => floorFanout(floor, subagentStarts, 0), idle, workers);
     results.push({ cadre: per(cadreMany, cadreOne), floor: per(floorMany, floorOne) });
   }
   const total = (cpu: { worker: number; server: number }) => cpu.worker + cpu.server;
