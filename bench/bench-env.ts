@@ -42,24 +42,35 @@ export async function withBenchServer(body: (server: BenchServer) => Promise<voi
   }
 }
 
+/** A Cadre worker for a benchmark: scripted models, no approval secret, the given server and store. */
+export function createBenchWorker(
+  agents: AnyAgentDefinition[],
+  server: BenchServer,
+  taskQueue: string,
+  workerOptions: Partial<AgentWorkerOptions> = {},
+): Promise<AgentWorker> {
+  return createAgentWorker({
+    agents,
+    address: server.address,
+    namespace: server.namespace,
+    taskQueue,
+    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    store: server.storeUrl,
+    approvalSecret: false,
+    ...workerOptions,
+  });
+}
+
 /** Starts the world, runs `body` while the worker runs, then tears everything down. */
 export async function withBenchEnv(
   agents: AnyAgentDefinition[],
   body: (env: BenchEnv) => Promise<void>,
   workerOptions: Partial<AgentWorkerOptions> = {},
 ): Promise<void> {
-  await withBenchServer(async ({ address, namespace, storeUrl }) => {
+  await withBenchServer(async (server) => {
+    const { address, namespace, storeUrl } = server;
     const taskQueue = `bench-${Date.now()}`;
-    const worker = await createAgentWorker({
-      agents,
-      address,
-      namespace,
-      taskQueue,
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-      store: storeUrl,
-      approvalSecret: false,
-      ...workerOptions,
-    });
+    const worker = await createBenchWorker(agents, server, taskQueue, workerOptions);
     const client = await AgentClient.connect({ address, namespace, taskQueue, store: storeUrl });
     const env: BenchEnv = {
       client,

@@ -8,9 +8,8 @@
  * `floor-session` or `cadre`) in the environment; prints one JSON line of figures.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { createBenchWorker } from '../bench-env';
 import { floorActivities } from './floor-activities';
 import { floorAgents } from './floor-agents';
 import { floorId, waitUntil } from './floor-measure';
@@ -69,17 +68,12 @@ async function main(): Promise<void> {
     activities: floorActivities,
     debugMode: true,
   });
-  const cadreWorker = await createAgentWorker({
-    agents: floorAgents.filter((agent) => agent.name === 'floor-approver'),
-    address,
-    connection,
-    namespace,
-    taskQueue: cadreQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    store: storeUrl,
-    approvalSecret: false,
-    workerOptions: { debugMode: true },
-  });
+  const cadreWorker = await createBenchWorker(
+    floorAgents.filter((agent) => agent.name === 'floor-approver'),
+    { address, namespace, storeUrl },
+    cadreQueue,
+    { connection, workerOptions: { debugMode: true } },
+  );
   const client = await AgentClient.connect({ address, namespace, taskQueue: cadreQueue, store: storeUrl });
   const temporal = client.client;
   const ids: string[] = [];

@@ -7,8 +7,7 @@
  * `gc`), and shuts down on `stop`.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { ModelRegistry } from '../../src/agents/model-registry';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { createBenchWorker } from '../bench-env';
 import { floorActivities } from './floor-activities';
 import { floorAgents } from './floor-agents';
 import { cadreToolStarts, floorToolStarts } from './tool-starts';
@@ -23,15 +22,7 @@ const side = process.env.CADRE_BENCH_SIDE as 'cadre' | 'floor';
 /** The side's worker, with what it opened to close after it stops. */
 async function createWorker(): Promise<{ run(): Promise<void>; shutdown(): void; close(): Promise<void> }> {
   if (side === 'cadre') {
-    const worker = await createAgentWorker({
-      agents: floorAgents,
-      address,
-      namespace,
-      taskQueue,
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-      store: storeUrl,
-      approvalSecret: false,
-    });
+    const worker = await createBenchWorker(floorAgents, { address, namespace, storeUrl }, taskQueue);
     return { run: () => worker.run(), shutdown: () => worker.shutdown(), close: () => worker.store.close() };
   }
   const connection = await NativeConnection.connect({ address });
