@@ -6,7 +6,7 @@
  * polls, reports each approved tool's start (`tool-start`), collects its heap on `gc` (answering
  * `gc`), and shuts down on `stop`.
  */
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createBenchWorker } from '../bench-env';
 import { floorActivities } from './floor-activities';
 import { floorAgents } from './floor-agents';
@@ -39,6 +39,8 @@ async function createWorker(): Promise<{ run(): Promise<void>; shutdown(): void;
 const send = (message: WorkerProcessMessage) => process.send?.(message);
 
 async function main(): Promise<void> {
+  // As the bench's own process: warnings and errors only.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const worker = await createWorker();
   (side === 'cadre' ? cadreToolStarts : floorToolStarts).onStart = (id, at) => send({ type: 'tool-start', id, at });
   const running = worker.run();
