@@ -17,7 +17,7 @@ class RefusedCall implements NextInterceptingCall {
   constructor(private readonly reason: string) {}
 
   start(_metadata: Metadata, listener?: Partial<InterceptingListener>): void {
-    const details = `${this.reason}: the Temporal connection was closed while this call waited to be retried`;
+    const details = `${this.reason}: the Temporal connection was closed before this call (or its retry) could be sent`;
     setImmediate(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() }));
   }
   cancelWithStatus(): void {}

@@ -21,7 +21,9 @@ describe('a Temporal connection closed while a call is still out', () => {
         () => undefined,
         (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
       );
-      expect(failure).toMatch(/^1 CANCELLED: Channel has been shut down: the Temporal connection was closed/);
+      expect(failure).toMatch(
+        /^1 CANCELLED: Channel has been shut down: the Temporal connection was closed before this call \(or its retry\) could be sent$/,
+      );
     } finally {
       await server.stop();
     }
