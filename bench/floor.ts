@@ -43,7 +43,7 @@ export async function floorBench(): Promise<void> {
       if (measured('steps')) await stepCpu(workers.cadre, workers.floor, workers);
       if (measured('fanout')) await subagentFanout(workers.cadre, workers.floor);
       if (measured('starts')) await subagentStartCpu(workers.cadre, workers.floor, workers);
-      if (measured('approvals')) await approvalLatency(workers.cadre, workers.floor);
+      if (measured('approvals')) await approvalLatency(workers.cadre, workers.floor, workers);
     } finally {
       await workers.close();
     }

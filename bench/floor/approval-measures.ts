@@ -2,7 +2,16 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentClient } from '../../src/client/agent-client';
 import type { AgentHandle } from '../../src/client/agent-handle';
 import { report } from '../bench-env';
-import { type Floor, floorId, medianTrial, percentile, ratio, untilServerQuiet, waitUntil } from './floor-measure';
+import {
+  type Floor,
+  floorId,
+  type MeasuredWorkers,
+  medianTrial,
+  percentile,
+  ratio,
+  untilServerQuiet,
+  waitUntil,
+} from './floor-measure';
 import { floorApprovalWorkflow, floorApproveUpdate } from './floor-workflows';
 import { cadreToolStarts, floorToolStarts } from './tool-starts';
 
@@ -78,11 +87,12 @@ async function burstOf(waiting: Waiting, side: 'cadre' | 'floor'): Promise<numbe
  * Approve-to-tool-start: `oneAtATime` approvals one after another (p50), then `trials` bursts of
  * `burst` approvals at once (p99 and p50). Each burst starts on a quiet server, and the side that
  * goes first alternates between trials, so neither side inherits the other's leftover work.
+ * `workers` are the worker processes serving `client` and `floor`: their CPU is not the server's.
  */
-export async function approvalLatency(client: AgentClient, floor: Floor): Promise<void> {
+export async function approvalLatency(client: AgentClient, floor: Floor, workers: MeasuredWorkers): Promise<void> {
   const single = { cadre: [] as number[], floor: [] as number[] };
   const singles = await startWaiting(client, floor, oneAtATime);
-  await untilServerQuiet();
+  await untilServerQuiet(workers);
   for (let index = 0; index < oneAtATime; index++) {
     single.cadre.push(await approveCadre(singles, index));
     single.floor.push(await approveFloor(singles, index));
@@ -95,7 +105,7 @@ export async function approvalLatency(client: AgentClient, floor: Floor): Promis
     const order: Array<'cadre' | 'floor'> = trial % 2 === 0 ? ['cadre', 'floor'] : ['floor', 'cadre'];
     const latencies = { cadre: [] as number[], floor: [] as number[] };
     for (const side of order) {
-      await untilServerQuiet();
+      await untilServerQuiet(workers);
       latencies[side] = await burstOf(waiting, side);
     }
     bursts.push(latencies);

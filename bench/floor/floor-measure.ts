@@ -102,7 +102,7 @@ async function collectGarbage(workers: MeasuredWorkers): Promise<void> {
 /** CPU milliseconds per wall millisecond of the worker process and the server while nothing runs (the quietest of three seconds). */
 export type IdleRate = { worker: number; server: number };
 
-export async function idleRate(workers: MeasuredWorkers = noWorkers): Promise<IdleRate> {
+export async function idleRate(workers: MeasuredWorkers): Promise<IdleRate> {
   await untilServerQuiet(workers);
   const windows: IdleRate[] = [];
   for (let window = 0; window < 3; window++) {
@@ -123,11 +123,7 @@ export async function idleRate(workers: MeasuredWorkers = noWorkers): Promise<Id
  * charged to anyone. The worker's heap is collected before and at the end, so each run pays for
  * collecting its own garbage and none of the run before it.
  */
-export async function measureSettledCpu(
-  work: () => Promise<void>,
-  idle: IdleRate,
-  workers: MeasuredWorkers = noWorkers,
-) {
+export async function measureSettledCpu(work: () => Promise<void>, idle: IdleRate, workers: MeasuredWorkers) {
   await untilServerQuiet(workers);
   await collectGarbage(workers);
   const cpu = await measureCpu(async () => {

@@ -65,7 +65,9 @@ export function closableConnectionInterceptors(): Interceptor[] {
 export const closableConnectionPlugin: ConnectionPlugin = {
   name: 'cadre-closable-connection',
   configureConnection(options: ConnectionOptions): ConnectionOptions {
-    const interceptors = options.interceptors ?? [makeGrpcRetryInterceptor(defaultGrpcRetryOptions())];
-    return { ...options, interceptors: [...interceptors, refuseCallsAfterClose] };
+    const interceptors = options.interceptors
+      ? [...options.interceptors, refuseCallsAfterClose]
+      : closableConnectionInterceptors();
+    return { ...options, interceptors };
   },
 };
