@@ -172,6 +172,39 @@ describe('chat page in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('keeps the chat on screen when one part cannot render, and says which part on the console', async () => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const chatId = `chat-files-broken${chatNumber++}`;
+    // A server that sends a denied part without its approval, as no AI SDK type allows.
+    await page.route(`**/api/chat/${chatId}/messages`, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify([
+          { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay it' }] },
+          {
+            id: 'a1',
+            role: 'assistant',
+            parts: [
+              { type: 'text', text: 'Before the broken part.' },
+              { type: 'tool-pay_invoice', toolCallId: 'c1', state: 'output-denied', input: { amount: 1 } },
+              { type: 'text', text: 'After the broken part.' },
+            ],
+          },
+        ]),
+      }),
+    );
+    await page.goto(`${server.url}?agent=chat-files&chat=${chatId}`);
+    await page.getByTestId('part-error').waitFor();
+    expect(await page.getByTestId('part-error').textContent()).toContain('tool-pay_invoice, output-denied');
+    await page.getByText('Before the broken part.').waitFor();
+    await page.getByText('After the broken part.').waitFor();
+    await page.getByTestId('chat-input').waitFor();
+    expect(errors.some((text) => text.includes('type tool-pay_invoice, state output-denied'))).toBe(true);
+  });
+
   it('resumes a stream after a reload in the middle of it, with no text lost or repeated', async () => {
     await openChat('chat-files');
     await send('hello');
