@@ -42,6 +42,7 @@ import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf, writesPending } from './store-writes';
 import { openPatchBaseline } from './patch-baseline';
+import { withScheduleContext } from './schedule-context';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -65,7 +66,7 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
  * waiting for the next message. Its first command records the patch baseline.
  */
 export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  return runAgent(input, openPatchBaseline);
+  return runAgent(withScheduleContext(input), openPatchBaseline);
 }
 
 /**
