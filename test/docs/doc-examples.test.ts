@@ -28,6 +28,26 @@ function virtualFileOf(block: CodeBlock, index: number): string {
 }
 
 describe('the TypeScript examples of the README and docs/', () => {
+  it('are read from the page with their line, a block under the fragment marker flagged', () => {
+    const page = [
+      '# A page',
+      '',
+      '```ts',
+      'const a = 1;',
+      '```',
+      '',
+      fragmentMarker,
+      '',
+      '```ts',
+      'a.b.c;',
+      '```',
+    ].join('\n');
+    expect(codeBlocks('a-page.md', page)).toEqual([
+      { page: 'a-page.md', language: 'ts', line: 4, code: 'const a = 1;', fragment: false },
+      { page: 'a-page.md', language: 'ts', line: 10, code: 'a.b.c;', fragment: true },
+    ]);
+  });
+
   it('compile against the public entry points, except blocks marked as fragments', () => {
     const blocks = documentationPages().flatMap((page) =>
       codeBlocks(page).filter((block) => block.language === 'ts' && !block.fragment),

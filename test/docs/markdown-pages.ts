@@ -35,8 +35,8 @@ export function readPage(page: string): string {
 }
 
 /** Every fenced code block of a page, in order; a block right after the fragment marker is flagged. */
-export function codeBlocks(page: string): CodeBlock[] {
-  const lines = readPage(page).split('\n');
+export function codeBlocks(page: string, text = readPage(page)): CodeBlock[] {
+  const lines = text.split('\n');
   const blocks: CodeBlock[] = [];
   for (let index = 0; index < lines.length; index++) {
     const open = /^```(\S*)\s*$/.exec(lines[index] as string);
