@@ -1,5 +1,14 @@
 import { connectWhenReady } from '../server/wait-for-server';
 import { type DevServer, startDevServer } from '../server/dev-server';
+import path from 'node:path';
+import { cadrePaths } from '../server/paths';
+
+/** The dev server's and the store's data folder, relative to the working directory when inside it. */
+export function dataFolder(): string {
+  const folder = cadrePaths().dataDir;
+  const relative = path.relative(process.cwd(), folder);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : folder;
+}
 
 /** Where `cadre dev` puts the Web UI; `cadre run` links there unless CADRE_UI_URL says otherwise. */
 export const defaultUiUrl = 'http://localhost:8233';
@@ -27,7 +36,7 @@ export async function openServer(
         stop: async () => {},
       };
     }
-    log('[cadre] starting the embedded Temporal dev server (data in .cadre/data)...');
+    log(`[cadre] starting the embedded Temporal dev server (data in ${dataFolder()})...`);
   }
   // The server's own log lines (`time=... level=...`) stay out of the command's output.
   const server = await startDevServer({ headless: options.headless, log: (line) => /^time=/.test(line) || log(line) });

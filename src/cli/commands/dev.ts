@@ -4,6 +4,7 @@ import { type ChatServer, startChatServer } from '../../chat/chat-server';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
+import { cadreCommand } from '../../server/command-hints';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
 export async function devCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
@@ -20,8 +21,10 @@ export async function devCommand(agents: AnyAgentDefinition[], write: (line: str
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
   const names = worker.agents.names();
   const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
-  write(`[cadre] try: npm run cadre -- run ${example} "What time is it in Europe/Paris?"`);
-  write(`[cadre] your own agents: npm run dev -- --agents ./my-agents.ts (this worker then serves those instead)`);
+  write(`[cadre] try: ${cadreCommand(`run ${example} "What time is it in Europe/Paris?"`)}`);
+  write(
+    `[cadre] your own agents: ${cadreCommand('dev --agents ./my-agents.ts')} (this worker then serves those instead)`,
+  );
   const chatClient = await AgentClient.connect({
     address: server.address,
     namespace: server.namespace,

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * Builds the chat page into dist/chat-ui after `tsc` (the `build` and `prepare` scripts), so the
+ * package ships it: an installed Cadre has no web/chat-ui sources or Vite to build it from.
+ */
+'use strict';
+
+const path = require('node:path');
+
+const outDir = path.join(__dirname, '..', 'dist', 'chat-ui');
+require('../dist/src/chat/page-build')
+  .buildChatPage({ outDir })
+  .then(
+    () => process.stdout.write(`[cadre build] chat page built: ${path.relative(process.cwd(), outDir) || outDir}\n`),
+    (error) => {
+      process.stderr.write(`[cadre build] FAILED to build the chat page: ${error.message}\n`);
+      process.exit(1);
+    },
+  );
