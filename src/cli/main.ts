@@ -64,7 +64,15 @@ export function buildProgram(printer = new Printer()): Command {
       `embedded Temporal server with its UI, plus a worker for your agents${inCheckout ? ' (npm run dev)' : ''}`,
     )
     .addOption(agentsOption())
-    .action(async (options: { agents?: string }) => setExit(await devCommand(agentsFrom(options.agents), write)));
+    .option(
+      '--port <port>',
+      "the embedded server's gRPC port (default 7233, or a server already there; 0: a free one)",
+      parsePort,
+    )
+    .option('--ui-port <port>', 'its Web UI port (default 8233; a free one with --port 0)', parsePort)
+    .action(async (options: { agents?: string; port?: number; uiPort?: number }) =>
+      setExit(await devCommand(agentsFrom(options.agents), write, { port: options.port, uiPort: options.uiPort })),
+    );
 
   program
     .command('worker')
@@ -170,6 +178,12 @@ export function buildProgram(printer = new Printer()): Command {
       );
   }
   return program;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+  throw new ConfigurationError(`A port is a whole number from 0 to 65535 (0 picks a free one); got ${text}.`);
 }
 
 function parseContext(text: string | undefined): Record<string, unknown> | undefined {
