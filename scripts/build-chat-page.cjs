@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Builds the chat page into dist/chat-ui after `tsc` (the `build` and `prepare` scripts), so the
- * package ships it: an installed Cadre has no web/chat-ui sources or Vite to build it from.
+ * Builds the chat page into dist/chat-ui after `tsc` (the `prepare` script, which `npm pack` and
+ * an install from git run), so the package ships it: an installed Cadre has no web/chat-ui
+ * sources or Vite to build it from.
  */
 'use strict';
 
