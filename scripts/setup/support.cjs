@@ -53,8 +53,10 @@ function say(line) {
   process.stdout.write(`[cadre setup] ${line}\n`);
 }
 
+/** `file` relative to the working directory when it is inside it or next to it, else absolute. */
 function relative(file) {
-  return path.relative(process.cwd(), file) || file;
+  const shown = path.relative(process.cwd(), file);
+  return shown && !shown.startsWith(`..${path.sep}..`) && !path.isAbsolute(shown) ? shown : file;
 }
 
 function seconds(startedAt) {
