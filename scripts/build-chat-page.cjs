@@ -11,10 +11,8 @@ const path = require('node:path');
 const outDir = path.join(__dirname, '..', 'dist', 'chat-ui');
 require('../dist/src/chat/page-build')
   .buildChatPage({ outDir })
-  .then(
-    () => process.stdout.write(`[cadre build] chat page built: ${path.relative(process.cwd(), outDir) || outDir}\n`),
-    (error) => {
-      process.stderr.write(`[cadre build] FAILED to build the chat page: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
+  // Silent on success, as tsc is before it: `npm pack --json` prints prepare's output with its own.
+  .catch((error) => {
+    process.stderr.write(`[cadre build] FAILED to build the chat page: ${error.message}\n`);
+    process.exit(1);
+  });
