@@ -5,7 +5,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { JsonSchema } from './demo-fields';
 import { actingVerb, inputLabel } from './demo-plan';
-import { previewValue } from '../protocol/text-preview';
+import { oneLine, previewChars, previewValue } from '../protocol/text-preview';
 
 /** A call the demo model made in this turn, with its result once there is one. */
 export interface TurnCall {
@@ -79,7 +79,7 @@ function outputText(output: LanguageModelV4ToolResultOutput): string {
     case 'execution-denied':
       return `denied${output.reason ? `: ${output.reason}` : ''}`;
     case 'error-text':
-      return `error: ${previewValue(output.value.replace(/^Error: /, ''))}`;
+      return `error: ${oneLine(output.value.replace(/^Error: /, ''), previewChars)}`;
     case 'error-json':
       return `error: ${previewValue(output.value)}`;
     case 'content':
@@ -92,7 +92,8 @@ function outputText(output: LanguageModelV4ToolResultOutput): string {
       return previewValue(value);
     }
     case 'text':
-      return previewValue(output.value);
+      // One line per call: a file's text or a log reads as a preview, not as a block.
+      return oneLine(output.value, previewChars);
   }
 }
 
