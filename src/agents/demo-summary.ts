@@ -67,10 +67,14 @@ export function summarizeTurn(
     } else if (verb !== undefined && output !== undefined) {
       sentences.push(`${capitalize(pastOf(verb).simple)}${named ? ` ${named}` : ''}.`);
     }
-    lines.push(`- ${call.toolName}${named ? `(${named})` : ''}: ${output ? outputText(output) : 'no result'}`);
+    // A subagent on the demo model answers with the label too; once at the start of the answer is enough.
+    const text = output ? outputText(output) : 'no result';
+    const result = text.startsWith(`${label} `) ? text.slice(label.length + 1) : text;
+    lines.push(`- ${call.toolName}${named ? `(${named})` : ''}: ${result}`);
   }
   if (notCalled.length > 0) sentences.push(`So I stopped there and did not call ${notCalled.join(', ')}.`);
-  const headline = sentences.length > 0 ? sentences.join(' ') : 'The tools answered:';
+  const headline =
+    sentences.length > 0 ? sentences.join(' ') : `I called ${listed(calls.map((call) => call.toolName))}:`;
   return `${label} ${headline}\n${lines.join('\n')}`;
 }
 
@@ -115,6 +119,10 @@ function pastOf(verb: string): { simple: string; participle: string } {
   if (known) return known;
   const past = verb.endsWith('e') ? `${verb}d` : /[^aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ied` : `${verb}ed`;
   return { simple: past, participle: past };
+}
+
+function listed(names: string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'nothing');
 }
 
 function capitalize(text: string): string {

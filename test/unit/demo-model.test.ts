@@ -106,6 +106,16 @@ describe('the demo model picks tool inputs from the message', () => {
     ]);
   });
 
+  it('deletes and pays in one step, after listing and reading, when a message asks for both', async () => {
+    const instructions = 'You manage the files of a small workspace and pay invoices.';
+    const { steps, calls } = await run(fileTools, 'Delete old.log and pay 5 EUR to ACME', instructions);
+    expect(steps).toEqual([['list_files'], ['read_file'], ['delete_file', 'pay_invoice'], []]);
+    expect(calls.slice(2)).toEqual([
+      { tool: 'delete_file', input: { path: 'old.log' } },
+      { tool: 'pay_invoice', input: { amount: 5, recipient: 'ACME' } },
+    ]);
+  });
+
   it('does not pay when the message names no amount, and says what was missing', async () => {
     const { calls, text } = await run({ pay_invoice: fileTools.pay_invoice }, 'Please pay the invoice');
     expect(calls).toEqual([]);
@@ -189,7 +199,9 @@ describe('the demo model picks tool inputs from the message', () => {
       prompt: 'What time is it in Tokyo?',
       stopWhen: isStepCount(5),
     });
-    expect(await result.text).toBe(`${demoLabel} The tools answered:\n- current_time(Asia/Tokyo): current_time done`);
+    expect(await result.text).toBe(
+      `${demoLabel} I called current_time:\n- current_time(Asia/Tokyo): current_time done`,
+    );
     expect(calls).toEqual([{ tool: 'current_time', input: { timeZone: 'Asia/Tokyo' } }]);
   });
 });
