@@ -51,18 +51,18 @@ export function actingVerb(toolName: string): string | undefined {
 export function planTurn(tools: LanguageModelV4FunctionTool[], message: string, instructions: string): DemoPlan {
   const reading = readMessage(message);
   const instructionWords = contentWords(instructions);
-  const looks: PlannedCall[] = [];
+  const looks: Array<{ call: PlannedCall; topic: Set<string>; asked: boolean }> = [];
   const reads: PlannedCall[] = [];
   const acts: PlannedCall[] = [];
+  const topics: Array<Set<string>> = [];
   const unmet: DemoPlan['unmet'] = [];
   for (const tool of tools) {
     const schema = tool.inputSchema as JsonSchema;
     const nameWords = contentWords(tool.name);
     const firstSentence = (tool.description ?? '').split(/(?<=[.!?])\s/)[0] ?? '';
-    const relevant =
-      sharesWord(reading.words, new Set([...nameWords, ...contentWords(firstSentence)])) ||
-      instructions.includes(tool.name) ||
-      sharesWord(instructionWords, nameWords);
+    const topic = new Set([...nameWords, ...contentWords(firstSentence)]);
+    const asked = sharesWord(reading.words, topic);
+    const relevant = asked || instructions.includes(tool.name) || sharesWord(instructionWords, nameWords);
     const verb = actingVerb(tool.name);
     // Something that changes the world only when the message asks for that action.
     if (verb !== undefined && !sharesWord(reading.words, actionWords(verb))) continue;
@@ -77,11 +77,19 @@ export function planTurn(tools: LanguageModelV4FunctionTool[], message: string, 
     const namesItsInput = required.some((field) => namedKinds.has(fieldKind(field, schema.properties?.[field] ?? {})));
     if (!relevant && !namesItsInput && verb === undefined) continue;
     const call = { toolName: tool.name, input: filled.input, label: inputLabel(filled.input, schema), acting: !!verb };
-    if (verb !== undefined) acts.push(call);
-    else if (required.length === 0) looks.push(call);
-    else reads.push(call);
+    if (verb === undefined && required.length === 0) {
+      looks.push({ call, topic, asked });
+      continue;
+    }
+    (verb !== undefined ? acts : reads).push(call);
+    topics.push(topic);
   }
-  return { steps: [looks, reads, acts].filter((step) => step.length > 0), unmet };
+  // Looking around first when the message asks for it, when the other calls are about the same
+  // things (list the files before reading one), or when there is nothing else to do.
+  const looked = looks
+    .filter(({ topic, asked }) => asked || topics.length === 0 || topics.some((other) => sharesWord(topic, other)))
+    .map((look) => look.call);
+  return { steps: [looked, reads, acts].filter((step) => step.length > 0), unmet };
 }
 
 function actionWords(verb: string): Set<string> {

@@ -93,6 +93,13 @@ function outputText(output: LanguageModelV4ToolResultOutput): string {
       // A list of names reads better as a list than as JSON.
       if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
         return previewValue(value.length > 0 ? value.join(', ') : '(none)');
+      // So does a flat record: "words: 13; characters: 69".
+      if (isFlatRecord(value))
+        return previewValue(
+          Object.entries(value)
+            .map(([key, item]) => `${key}: ${String(item)}`)
+            .join('; '),
+        );
       return previewValue(value);
     }
     case 'text':
@@ -119,6 +126,12 @@ function pastOf(verb: string): { simple: string; participle: string } {
   if (known) return known;
   const past = verb.endsWith('e') ? `${verb}d` : /[^aeiou]y$/.test(verb) ? `${verb.slice(0, -1)}ied` : `${verb}ed`;
   return { simple: past, participle: past };
+}
+
+function isFlatRecord(value: unknown): value is Record<string, string | number | boolean | null> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const items = Object.values(value);
+  return items.length > 0 && items.every((item) => item === null || typeof item !== 'object');
 }
 
 function listed(names: string[]): string {

@@ -31,7 +31,7 @@ describe('the assistant and research examples on the demo model', () => {
       ['text_stats', { text: defaultStartPrompt }],
     ]);
     expect(result.text).toMatch(
-      /^\[demo model: scripted, not an LLM\] I called current_time and text_stats:\n- current_time\(Asia\/Tokyo\): \{"timeZone":"Asia\/Tokyo","now":".+"\}\n- text_stats: \{"words":13,"characters":69\}$/,
+      /^\[demo model: scripted, not an LLM\] I called current_time and text_stats:\n- current_time\(Asia\/Tokyo\): timeZone: Asia\/Tokyo; now: .+\n- text_stats: words: 13; characters: 69$/,
     );
   });
 

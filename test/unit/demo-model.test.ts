@@ -132,6 +132,18 @@ describe('the demo model picks tool inputs from the message', () => {
     expect(files.calls).toEqual([{ tool: 'list_files', input: {} }]);
   });
 
+  it('looks around first only when that is about the same things as the rest of the work', async () => {
+    const instructions = 'You manage the files of a small workspace and pay invoices.';
+    expect((await run(fileTools, 'Pay 80 EUR to ACME', instructions)).steps).toEqual([['pay_invoice'], []]);
+    expect((await run(fileTools, 'Please delete old.log', instructions)).steps).toEqual([
+      ['list_files'],
+      ['read_file'],
+      ['delete_file'],
+      [],
+    ]);
+    expect((await run(fileTools, 'hello', instructions)).steps).toEqual([['list_files'], []]);
+  });
+
   it('fills two fields of one kind in the order the message names them', async () => {
     const copy = {
       copy_file: z.object({ from: z.string().describe('source path'), to: z.string().describe('target path') }),
