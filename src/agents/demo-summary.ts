@@ -73,6 +73,8 @@ export function summarizeTurn(
     lines.push(`- ${call.toolName}${named ? `(${named})` : ''}: ${result}`);
   }
   if (notCalled.length > 0) sentences.push(`So I stopped there and did not call ${notCalled.join(', ')}.`);
+  // One look-up answers on one line; a subagent's answer then reads well inside its parent's.
+  if (sentences.length === 0 && lines.length === 1) return `${label} ${lines[0]!.slice(2)}`;
   const headline =
     sentences.length > 0 ? sentences.join(' ') : `I called ${listed(calls.map((call) => call.toolName))}:`;
   return `${label} ${headline}\n${lines.join('\n')}`;

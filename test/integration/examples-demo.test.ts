@@ -49,7 +49,7 @@ describe('the assistant and research examples on the demo model', () => {
       ['figures_research', { task: 'durable agents on temporal' }],
     ]);
     expect(result.text).toMatch(
-      /^\[demo model: scripted, not an LLM\] I called history_research and figures_research:\n- history_research: I called search_archive: - search_archive: Temporal began as Uber Cadence .+\n- figures_research: I called lookup_figures: - lookup_figures: Temporal Cloud serves .+$/,
+      /^\[demo model: scripted, not an LLM\] I called history_research and figures_research:\n- history_research: search_archive: Temporal began as Uber Cadence .+\n- figures_research: lookup_figures: Temporal Cloud serves .+$/,
     );
   });
 
@@ -60,8 +60,7 @@ describe('the assistant and research examples on the demo model', () => {
     expect(result.text).toBe(
       '[demo model: scripted, not an LLM] A background subagent reported back:\n' +
         '[subagent scout-1 settled: completed]\nFinal message:\n' +
-        '[demo model: scripted, not an LLM] I called search_archive:\n' +
-        '- search_archive: Durable execution records every step in an event history and replays it after a crash.',
+        '[demo model: scripted, not an LLM] search_archive: Durable execution records every step in an event history and replays it after a crash.',
     );
   });
 });

@@ -143,7 +143,7 @@ describe('DemoModel', () => {
       ],
       tools,
     });
-    expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} I called lookup:\n- lookup: meow` }]);
+    expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} lookup: meow` }]);
   });
 });
 

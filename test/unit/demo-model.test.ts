@@ -211,9 +211,7 @@ describe('the demo model picks tool inputs from the message', () => {
       prompt: 'What time is it in Tokyo?',
       stopWhen: isStepCount(5),
     });
-    expect(await result.text).toBe(
-      `${demoLabel} I called current_time:\n- current_time(Asia/Tokyo): current_time done`,
-    );
+    expect(await result.text).toBe(`${demoLabel} current_time(Asia/Tokyo): current_time done`);
     expect(calls).toEqual([{ tool: 'current_time', input: { timeZone: 'Asia/Tokyo' } }]);
   });
 });
