@@ -73,4 +73,39 @@ describe('the file-manager example on the demo model', () => {
         '- delete_file(notes/old.txt): denied: keep it',
     );
   });
+
+  it('plans each message of a session on its own: a second request lists, reads and asks again', async () => {
+    const session = await env.client.start('file-manager', { mode: 'session' });
+    /** Sends `text`, answers the approval it raises, and waits for the session to settle. */
+    const turn = async (text: string, approve: boolean, activations: number) => {
+      await session.send(text);
+      await waitFor(async () => (await session.pendingApprovals()).length === 1, `the approval of '${text}'`);
+      const [request] = await session.pendingApprovals();
+      if (approve) await session.approve(request!.approvalId, { by: 'ada' });
+      else await session.deny(request!.approvalId, { by: 'ada', reason: 'keep it' });
+      await waitFor(async () => {
+        const status = await session.status();
+        return status.activations >= activations && status.status === 'idle';
+      }, `the end of '${text}'`);
+    };
+    await turn(prompt, true, 1);
+    await turn('Please delete the file old.log', false, 2);
+    await session.end();
+    await session.result();
+    expect(fs.existsSync(oldNotes)).toBe(false);
+    expect(fs.existsSync(path.join(workspace, 'old.log'))).toBe(true);
+    const answers = (await session.transcript()).messages.flatMap((message) =>
+      message.role === 'assistant' && Array.isArray(message.content)
+        ? message.content.flatMap((part) => (part.type === 'text' ? [part.text.split('\n')[0]] : []))
+        : [],
+    );
+    expect(answers.filter((text) => !text?.includes('Calling'))).toEqual([
+      '[demo model: scripted, not an LLM] Deleted notes/old.txt.',
+      '[demo model: scripted, not an LLM] delete_file was denied (keep it), so old.log was not deleted.',
+    ]);
+    expect((await toolCallsOf(session)).map(([name]) => name)).toEqual([
+      ...expectedCalls.map(([name]) => name),
+      ...expectedCalls.map(([name]) => name),
+    ]);
+  });
 });
