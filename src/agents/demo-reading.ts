@@ -105,7 +105,8 @@ const amountPatterns = [
 ];
 /** Words that introduce the person or party an action is for. */
 const recipientCue = String.raw`(?:[Tt]o|[Ff]or|[Pp]ay|[Gg]reet|[Hh]ello|[Hh]i|[Tt]hank|[Ii]nvite|[Ee]mail|[Cc]all|[Mm]essage)`;
-const properName = String.raw`[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*`;
+// Not the start of a path or zone id: "Europe" of "Europe/Paris", "Notes" of "Notes.txt".
+const properName = String.raw`[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*(?![\w/\\]|\.\w)`;
 
 /** Reads `text` for paths, zones, amounts, names and the other kinds a tool input can ask for. */
 export function readMessage(text: string): MessageReading {
@@ -170,9 +171,16 @@ export function readMessage(text: string): MessageReading {
   };
 }
 
+/** Tokens that look like paths but are words. */
+const notPaths = new Set(
+  'e.g i.e etc vs and/or either/or he/she s/he yes/no on/off read/write input/output true/false client/server'.split(
+    ' ',
+  ),
+);
+
 /** A file or folder path: has a slash between names, or a name with an extension ("notes.txt"). */
 function isPathLike(token: string): boolean {
-  if (/^[\d.,]+$/.test(token) || /^(?:e\.g|i\.e|etc|vs)$/i.test(token)) return false;
+  if (/^[\d.,]+$/.test(token) || notPaths.has(token.toLowerCase())) return false;
   if (/^(?:~|\.{1,2})?[/\\]?[\w.-]+(?:[/\\][\w.-]+)+[/\\]?$/.test(token)) return /[A-Za-z]/.test(token);
   return /^[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(token);
 }

@@ -153,11 +153,15 @@ describe('the demo model picks tool inputs from the message', () => {
     ]);
   });
 
-  it('greets the person a message names', async () => {
+  it('greets the person a message names, and takes no part of a path or zone for a name', async () => {
     const greet = { greet: z.object({ name: z.string() }) };
-    expect((await run(greet, 'Say hello to Ada', 'Greet the person by name using the greet tool.')).calls).toEqual([
+    const instructions = 'Greet the person by name using the greet tool.';
+    expect((await run(greet, 'Say hello to Ada', instructions)).calls).toEqual([
       { tool: 'greet', input: { name: 'Ada' } },
     ]);
+    expect((await run(greet, 'Greet whoever lives in Europe/Paris or reads Notes.txt', instructions)).calls).toEqual(
+      [],
+    );
   });
 
   it('gives free text to a tool its instructions name, as a lead gives a task to a researcher', async () => {
