@@ -191,20 +191,22 @@ function isPathLike(token: string): boolean {
  */
 function namesIn(text: string, zoneTokens: Set<string>, taken: Set<string>): string[] {
   const names: string[] = [];
-  const add = (name: string) => {
+  // After "to" or "hello" a city name is a person's ("hello to Sydney"); elsewhere it is the place.
+  const add = (name: string, cued: boolean) => {
     const clean = name.replace(/[.,;:!?]+$/, '').trim();
     const first = clean.split(/\s+/)[0] ?? '';
     if (new RegExp(String.raw`^${writtenCurrency}$`).test(clean)) return;
-    if (clean === '' || zoneTokens.has(clean) || zoneTokens.has(first) || taken.has(clean) || clean === 'I') return;
-    if (zoneOf(clean) !== undefined || names.includes(clean)) return;
+    if (clean === '' || taken.has(clean) || clean === 'I' || names.includes(clean)) return;
+    if (!cued && (zoneTokens.has(clean) || zoneTokens.has(first) || zoneOf(clean) !== undefined)) return;
     names.push(clean);
   };
   const cued = new RegExp(
     String.raw`\b${recipientCue}\s+(?:\d+(?:[.,]\d+)?\s?(?:${writtenCurrency}\s+)?(?:to\s+)?)?(${properName})`,
     'g',
   );
-  for (const match of text.matchAll(cued)) add(match[1]!);
+  for (const match of text.matchAll(cued)) add(match[1]!, true);
   if (names.length > 0) return names;
-  for (const match of text.matchAll(new RegExp(String.raw`(?<![.!?]\s|^)(?<=\s)(${properName})`, 'g'))) add(match[1]!);
+  for (const match of text.matchAll(new RegExp(String.raw`(?<![.!?]\s|^)(?<=\s)(${properName})`, 'g')))
+    add(match[1]!, false);
   return names;
 }
