@@ -3,9 +3,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
+import { cadreHome } from '../../src/server/paths';
 
-/** Where the example's files live: the checkout's `.cadre/` (git-ignored), so a run leaves the tree clean. */
-export const defaultWorkspace = resolve(__dirname, '../../.cadre/file-manager');
+/**
+ * Where the example's files live: `file-manager/` in the Cadre home (the project's git-ignored
+ * `.cadre/`, or `CADRE_HOME`), so a run leaves the tree clean, in a checkout and in an installed copy alike.
+ */
+export const defaultWorkspace = join(cadreHome(), 'file-manager');
 
 /** The files the example starts with; each worker restores the missing ones on its first call. */
 export const seedFiles: Record<string, string> = {
@@ -105,5 +109,5 @@ export function createFileManager(workspace: string) {
   });
 }
 
-/** The example's file manager, over `.cadre/file-manager/` of the checkout. */
+/** The example's file manager, over `file-manager/` in the Cadre home. */
 export const fileManager = createFileManager(defaultWorkspace);

@@ -4,8 +4,6 @@ import { z } from 'zod';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ConfigurationError } from '../../src/errors';
-import { AgentClient } from '../../src/client/agent-client';
-import { testAddress, testNamespace } from '../helpers/temporal';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
@@ -170,29 +168,31 @@ describe('scheduled agents on Temporal Schedules', () => {
     const id = newId('ghost');
     const taskQueue = `ghost-${randomUUID()}`;
     const ghost = defineAgent({ name: 'sched-ghost', model: reactiveModel({ text: 'boo' }) });
-    const served = await startAgentTestEnv([ghost], { taskQueue });
-    await served.client.schedule(id, {
+    const other = defineAgent({ name: 'sched-other', model: reactiveModel({ text: 'still here' }) });
+    const before = await startAgentTestEnv([ghost, other], { taskQueue });
+    await before.client.schedule(id, {
       agent: 'sched-ghost',
       prompt: 'Haunt.',
       spec: { every: '1 day' },
       paused: true,
     });
-    await served.stop();
-    const client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue });
+    await before.stop();
+    // The next build of the workers serves the other agent only.
+    const after = await startAgentTestEnv([other], { taskQueue });
     try {
-      await client.getSchedule(id).trigger();
+      await after.client.getSchedule(id).trigger();
       // A run waits a minute for a worker of its agent before it fails and says so.
       await waitFor(
         async () =>
-          (await client.schedules()).find((entry) => entry.scheduleId === id)?.lastRun?.execution === 'FAILED',
+          (await after.client.schedules()).find((entry) => entry.scheduleId === id)?.lastRun?.execution === 'FAILED',
         'the failed run',
         120_000,
       );
-      const entry = (await client.schedules()).find((item) => item.scheduleId === id);
+      const entry = (await after.client.schedules()).find((item) => item.scheduleId === id);
       expect(entry?.lastRun?.error).toMatch(/^NoWorkerForAgent: No worker serves agent 'sched-ghost'/);
     } finally {
-      await client.getSchedule(id).delete();
-      await client.close();
+      await after.client.getSchedule(id).delete();
+      await after.stop();
     }
   }, 180_000);
 
