@@ -25,6 +25,8 @@ import { temporal } from '@temporalio/proto';
 import { AgentSchedules, type AgentScheduleSummary } from './agent-schedules';
 import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterFromEnvironment } from '../codec/data-converter';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -42,6 +44,11 @@ export interface AgentClientOptions {
    * Defaults to `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`; opened on first use.
    */
   store?: ConversationStore | string;
+  /**
+   * How payloads are encoded; defaults to `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is
+   * set, else Temporal's default. It must match the workers' (see docs/encryption.md).
+   */
+  dataConverter?: DataConverter;
 }
 
 /**
@@ -94,6 +101,7 @@ export class AgentClient {
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const config = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
     const { connectionOptions, namespace } = config;
+    const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
     // A server on this machine answers at once or not at all: say so in seconds, not after ten.
     const local = /^(127\.0\.0\.1|localhost)(:|$)/.test(connectionOptions.address);
     const connection = await connectOrExplain(config, () =>
@@ -104,7 +112,7 @@ export class AgentClient {
       }),
     );
     return new AgentClient(
-      new Client({ connection, namespace }),
+      new Client({ connection, namespace, dataConverter }),
       AgentClient.settings(options, namespace),
       connection,
       new LazyStore(options.store),
@@ -112,7 +120,10 @@ export class AgentClient {
   }
 
   /** Wraps an existing Temporal client (its connection stays the caller's). */
-  static fromClient(client: Client, options: Omit<AgentClientOptions, 'address' | 'namespace'> = {}): AgentClient {
+  static fromClient(
+    client: Client,
+    options: Omit<AgentClientOptions, 'address' | 'namespace' | 'dataConverter'> = {},
+  ): AgentClient {
     return new AgentClient(
       client,
       AgentClient.settings(options, client.options.namespace),

@@ -32,3 +32,11 @@ export { TemporalUnreachableError } from './temporal-unreachable';
 export { closableConnectionInterceptors, closableConnectionPlugin } from './closed-connection';
 export { CadreError, ConfigurationError } from '../errors';
 export type * from '../index';
+export {
+  EncryptionCodec,
+  PayloadDecryptionError,
+  encryptedDataConverter,
+  parsePayloadKeys,
+  type PayloadKey,
+  type PayloadKeysInput,
+} from '../codec';

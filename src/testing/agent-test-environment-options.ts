@@ -5,6 +5,7 @@ import type { AgentClient } from '../client/agent-client';
 import type { ConversationStore } from '../store/conversation-store';
 import type { AgentWorker, AgentWorkerOptions } from '../worker/create-agent-worker';
 import type { ScriptedModels } from './scripted-models';
+import type { PayloadKeysInput } from '../codec/payload-keys';
 
 /** Options of `createAgentTestEnvironment`. */
 export interface AgentTestEnvironmentOptions extends Pick<
@@ -31,6 +32,11 @@ export interface AgentTestEnvironmentOptions extends Pick<
   taskQueue?: string;
   /** Default: a new in-memory SQLite store, shared by the worker and the client and closed with them. */
   store?: ConversationStore | string;
+  /**
+   * Encrypt every payload, as `CADRE_PAYLOAD_KEYS` does in production (`id:base64key,...` or parsed
+   * keys, the first encrypting). The worker and `client` share them; the environment's keys are never read.
+   */
+  payloadKeys?: PayloadKeysInput;
 }
 
 /**
@@ -40,7 +46,7 @@ export interface AgentTestEnvironmentOptions extends Pick<
 export interface AgentTestEnvironment extends AsyncDisposable {
   /** Starts and drives runs: `client.start('research', { prompt })`, `client.run(...)`. */
   client: AgentClient;
-  /** The Temporal test environment: `env.client` is the raw Temporal client. */
+  /** The Temporal test environment: `env.client` is the raw Temporal client (with the payload keys, if any). */
   env: TestWorkflowEnvironment;
   /** The running worker: its store, its transcript cache, its counters. */
   worker: AgentWorker;

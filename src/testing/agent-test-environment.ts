@@ -14,6 +14,8 @@ import { createAgentWorker } from '../worker/create-agent-worker';
 import type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
 import { withScripts } from './scripted-models';
 import { installTestRuntime, releaseUnusedTestRuntime } from './test-logger';
+import type { DataConverter } from '@temporalio/common';
+import { encryptedDataConverter } from '../codec/data-converter';
 
 /**
  * Starts a Temporal server (the time-skipping test server by default), a worker serving `agents`
@@ -39,7 +41,9 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
-    const { env, searchAttributes } = await startServer(options, timeSkipping, cleanups);
+    // An explicit empty converter keeps a CADRE_PAYLOAD_KEYS of the environment out of tests that set none.
+    const dataConverter: DataConverter = options.payloadKeys ? encryptedDataConverter(options.payloadKeys) : {};
+    const { env, searchAttributes } = await startServer(options, timeSkipping, cleanups, dataConverter);
     const store: ConversationStore =
       typeof options.store === 'object' ? options.store : await openStore(options.store ?? 'sqlite::memory:');
     if (typeof options.store !== 'object') cleanups.push(() => store.close());
@@ -52,6 +56,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       taskQueue,
       models: registry ?? new ModelRegistry(),
       store,
+      dataConverter,
       // false keeps a CADRE_APPROVAL_SECRET of the environment out of tests that set none.
       approvalSecret: options.approvalSecret ?? false,
       ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
@@ -88,9 +93,10 @@ async function startServer(
   options: AgentTestEnvironmentOptions,
   timeSkipping: boolean,
   cleanups: Array<() => Promise<unknown>>,
+  dataConverter: DataConverter,
 ): Promise<{ env: TestWorkflowEnvironment; searchAttributes: boolean }> {
   if (timeSkipping) {
-    const env = await createTimeSkippingEnvironment();
+    const env = await createTimeSkippingEnvironment({ client: { dataConverter } });
     cleanups.push(() => env.teardown());
     // The test server has no operator service to register Cadre's search attributes with.
     return { env, searchAttributes: false };
@@ -106,6 +112,7 @@ async function startServer(
     address: options.address ?? server?.address,
     namespace: options.namespace ?? server?.namespace ?? 'default',
     plugins: [closableConnectionPlugin],
+    client: { dataConverter },
   });
   cleanups.push(() => env.teardown());
   return { env, searchAttributes: await hasSearchAttributes(env) };

@@ -17,6 +17,8 @@ import { cadreSearchAttributes } from '../protocol/search-attributes';
 import { resolveTemporalConnection } from '../client/temporal-connection';
 import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterFromEnvironment } from '../codec/data-converter';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -63,6 +65,11 @@ export interface AgentWorkerOptions {
    * with an error naming CADRE_STORE_URL; Temporal then retries it. Default 60,000.
    */
   storeOutageWaitMs?: number;
+  /**
+   * How payloads are encoded; defaults to `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is
+   * set, else Temporal's default. Clients of the worker's runs need the same (see docs/encryption.md).
+   */
+  dataConverter?: DataConverter;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -110,12 +117,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   agents.checkSubagents();
   agents.checkModels();
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const ownedClientConnection = options.client
     ? undefined
     : await connectOrExplain(temporal, () =>
         Connection.connect({ ...connectionOptions, interceptors: closableConnectionInterceptors() }),
       );
-  const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
+  const client = options.client ?? new Client({ connection: ownedClientConnection, namespace, dataConverter });
   const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
@@ -143,6 +151,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     activities,
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
+    ...(dataConverter ? { dataConverter } : {}),
     ...tuning,
   } satisfies Partial<WorkerOptions>;
   // The shared queue runs workflows (and the activities of runs from before per-agent queues).

@@ -20,3 +20,4 @@ export {
   StoreConsistencyError,
 } from '../store';
 export { agentTaskQueue } from '../protocol/task-queues';
+export { encryptedDataConverter, encryptedFailureConverterPath, parsePayloadKeys, type PayloadKey } from '../codec';
