@@ -40,3 +40,5 @@ export {
   type PayloadKey,
   type PayloadKeysInput,
 } from '../codec';
+export { createCodecServer, type CodecServer, type CodecServerOptions, type CodecUser } from '../codec/codec-server';
+export { startCodecServer, type CodecHttpServer, type CodecHttpServerOptions } from '../codec/codec-http-server';
