@@ -20,7 +20,7 @@ export const defaultUiUrl = 'http://localhost:8233';
  */
 export async function openServer(
   log: (line: string) => void,
-  options: { headless?: boolean; port?: number; uiPort?: number } = {},
+  options: { headless?: boolean; port?: number; uiPort?: number; uiCodecEndpoint?: string } = {},
 ): Promise<DevServer> {
   if (!process.env.TEMPORAL_ADDRESS && options.port === undefined) {
     const running = await connectWhenReady({ address: '127.0.0.1:7233', namespace: 'default', timeoutMs: 500 }).catch(
@@ -45,6 +45,7 @@ export async function openServer(
     headless: options.headless,
     port: options.port,
     uiPort: options.uiPort,
+    uiCodecEndpoint: options.uiCodecEndpoint,
     log: (line) => /^time=/.test(line) || log(line),
   });
   return { ...server, uiUrl: server.uiUrl ?? process.env.CADRE_UI_URL, stop: () => server.stop() };

@@ -27,6 +27,8 @@ export interface DevServerOptions {
   headless?: boolean;
   /** How long to wait for the server to answer (default 60 s). */
   readyTimeoutMs?: number;
+  /** Remote codec endpoint the Web UI decodes payloads with (`--ui-codec-endpoint`), e.g. Cadre's codec server. */
+  uiCodecEndpoint?: string;
   /** Dynamic config values (`--dynamic-config-value key=value`), e.g. a lower continue-as-new suggestion for tests. */
   dynamicConfig?: Record<string, string | number | boolean>;
 }
@@ -120,6 +122,7 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
   if (uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
+  if (uiPort !== undefined && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (dbFile) args.push('--db-filename', dbFile);
   if (namespace !== 'default') args.push('--namespace', namespace);
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {

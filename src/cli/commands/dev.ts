@@ -5,6 +5,7 @@ import { createAgentWorker } from '../../worker/create-agent-worker';
 import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
 import { cadreCommand } from '../../server/command-hints';
+import { startDevCodecServer } from '../dev-codec-server';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
 export async function devCommand(
@@ -12,7 +13,10 @@ export async function devCommand(
   write: (line: string) => void,
   ports: { port?: number; uiPort?: number } = {},
 ): Promise<number> {
-  const server = await openServer(write, ports);
+  // The codec server listens first: the embedded UI is started with its address.
+  const codec = await startDevCodecServer(write, ports.port === 0 ? 0 : undefined, ports.uiPort);
+  const server = await openServer(write, { ...ports, uiCodecEndpoint: codec?.url });
+  if (codec && server.external) write(`[cadre] point that server's UI at the codec: --ui-codec-endpoint ${codec.url}`);
   const worker = await createAgentWorker({
     agents,
     address: server.address,
@@ -49,6 +53,7 @@ export async function devCommand(
   await stopOnSignal(() => worker.shutdown());
   await running;
   await chat?.close();
+  await codec?.close();
   await chatClient.close();
   await server.stop();
   return 0;

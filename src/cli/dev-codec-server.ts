@@ -1,0 +1,23 @@
+import { type CodecHttpServer, startCodecServer } from '../codec/codec-http-server';
+import { payloadKeysFromEnvironment } from '../codec/payload-keys';
+import { defaultUiUrl } from './open-server';
+
+/**
+ * `cadre dev`'s codec server, when `CADRE_PAYLOAD_KEYS` is set: on 127.0.0.1 (`CADRE_CODEC_PORT`,
+ * default 8234), open to the embedded UI's origin, so Temporal UI shows runs decrypted.
+ */
+export async function startDevCodecServer(
+  write: (line: string) => void,
+  port?: number,
+  uiPort?: number,
+): Promise<CodecHttpServer | undefined> {
+  const payloadKeys = payloadKeysFromEnvironment();
+  if (!payloadKeys) return undefined;
+  const uiOrigins = [defaultUiUrl, 'http://127.0.0.1:8233'];
+  if (uiPort) uiOrigins.push(`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`);
+  // A free port picked for the UI is only known later: accept any local origin then.
+  const allowedOrigins = port === 0 && !uiPort ? ['*'] : uiOrigins;
+  const codec = await startCodecServer({ payloadKeys, port, allowedOrigins });
+  write(`[cadre] codec server:    ${codec.url} (payloads encrypted with key '${payloadKeys[0]!.id}')`);
+  return codec;
+}
