@@ -15,6 +15,10 @@ import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import { createAgentWorker, type AgentWorker } from '../../src/worker/create-agent-worker';
 import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workflow-bundle-options';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startCodecServer } from '../../src/codec/codec-http-server';
+import { findTemporalCli } from '../../src/server/paths';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
@@ -184,6 +188,36 @@ describe('a run with payload keys', () => {
     for (const value of [canary.prompt, canary.tool, canary.reason]) expect(decoded).toContain(value);
     const transcript = JSON.stringify(await handle.transcript());
     for (const value of [canary.prompt, canary.tool, canary.live]) expect(transcript).toContain(value);
+
+    // The temporal CLI is a client of the remote codec protocol too: through the codec server it reads the run.
+    const codecServer = await startCodecServer({ payloadKeys: key1, port: 0 });
+    try {
+      const show = (extra: string[]) =>
+        promisify(execFile)(findTemporalCli(), [
+          'workflow',
+          'show',
+          '--address',
+          testAddress(),
+          '--namespace',
+          testNamespace(),
+          '--workflow-id',
+          handle.workflowId,
+          '--output',
+          'json',
+          ...extra,
+        ]);
+      const withCodec = (await show(['--codec-endpoint', codecServer.url])).stdout;
+      // The CLI's JSON prints payload data in base64.
+      for (const value of [canary.prompt, canary.tool, canary.reason]) {
+        expect({ value, found: base64Spellings(value).some((spelling) => withCodec.includes(spelling)) }).toEqual({
+          value,
+          found: true,
+        });
+      }
+      expectNoCanary(Buffer.from((await show([])).stdout), 'temporal workflow show without the codec');
+    } finally {
+      await codecServer.close();
+    }
   });
 });
 
