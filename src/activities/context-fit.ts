@@ -23,8 +23,7 @@ export type ContextFit =
 /**
  * Fits a step's prompt into the agent's `contextWindow`: the stored conversation seen through its
  * latest compaction. Over the budget, `drop-oldest` records a new cut at once and `summarize` asks
- * the workflow for a `compactContext` activity. Agents without a window (and runs without the
- * store) send the whole conversation.
+ * the workflow for a `compactContext` activity. Agents without a window send the whole conversation.
  */
 export async function fitContext(
   deps: ActivityDependencies,
@@ -35,7 +34,7 @@ export async function fitContext(
 ): Promise<ContextFit> {
   const window = agent.contextWindow;
   const { conversation } = args;
-  if (!window || !conversation) return { messages };
+  if (!window) return { messages };
   const compaction = await deps.conversations.readCompaction(conversation, messages.length);
   const start = compaction?.end ?? 0;
   const instructionTokens = estimateInstructionTokens(instructions);

@@ -46,7 +46,6 @@ export class ConversationIo {
   /** Writes the pending messages and events an activity carries; idempotent, so a retry leaves one copy. */
   async applyWrites(args: StoreWrites): Promise<void> {
     const { conversation, writes, events } = args;
-    if (!conversation) return;
     await this.retrying(async () => {
       if (writes && writes.messages.length > 0) {
         await this.ensure(conversation);

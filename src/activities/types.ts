@@ -19,7 +19,7 @@ export interface DescribeAgentArgs {
   agent: string;
   /** Checked against the agent's `callOptionsSchema` before the first step. */
   callOptions?: unknown;
-  /** The run's runtime context, for `prepareCall` (absent in descriptions recorded before it was passed). */
+  /** The run's runtime context, for `prepareCall`. */
   runtimeContext?: RuntimeContext;
   /** A parent's changes for this child run. */
   overrides?: AgentOverrides;
@@ -48,8 +48,8 @@ export interface ToolCallApproval extends ApprovalVerdict {
 
 /** What an activity writes to the store before its own work: the messages and events the workflow decided. */
 export interface StoreWrites {
-  /** The run's conversation in the store; absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation in the store. */
+  conversation: ConversationRef;
   /** Messages to write first, references resolved from the store's records. */
   writes?: ConversationWrites;
   /** Events to append to the run's event log. */
@@ -58,7 +58,7 @@ export interface StoreWrites {
 
 /**
  * Input of `runModelStep`. The transcript is left out on purpose: the activity reads it from
- * the conversation store (runs from before the store: from its workflow by query), so history
+ * the conversation store, so history
  * grows with the number of messages, not with their size or with steps x context.
  */
 export interface RunModelStepArgs extends CallContext, StoreWrites {
@@ -67,7 +67,6 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   workflowId: string;
   /** Root of the agent tree; subagents' approval ids are prefixed with their path below it, so ids are unique in the tree. */
   rootWorkflowId?: string;
-  runId: string;
   /** 1-based step number across the whole run, for summaries and logs. */
   step: number;
   /** How many transcript messages this step must send to the model. */
@@ -103,7 +102,7 @@ export interface ModelToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
-  /** Absent in steps recorded before approvals existed; it means `not-applicable`. */
+  /** How the call was judged; absent means `not-applicable`. */
   approval?: ToolCallApproval;
   /** The tool has no `execute` (a client-side tool): the workflow waits for its result from `submitToolResult`. */
   clientSide?: true;
@@ -111,13 +110,13 @@ export interface ModelToolCall {
 
 /**
  * What one model step produced: the calls to run, the calls already answered, and the assistant
- * message (recorded in the store under `assistantKey`; inline only for runs without the store).
+ * message (inline as the activity records it; the workflow gets only its store key, `assistantKey`).
  */
 export interface RunModelStepResult {
   assistant?: AssistantModelMessage;
-  /** Store key of the assistant message, for runs on the store. */
+  /** Store key of the assistant message. */
   assistantKey?: string;
-  /** Every tool call of the assistant message in order, rejected ones included (absent in steps recorded before the store). */
+  /** Every tool call of the assistant message in order, rejected ones included (set when the AI SDK rejected some). */
   calls?: Array<{ toolCallId: string; toolName: string }>;
   toolCalls: ModelToolCall[];
   /** Error results for calls the AI SDK rejected (unknown tool, invalid input); the model sees them. */
@@ -164,11 +163,10 @@ export interface CompactContextResult {
 
 /** Input of `runTool`: one tool call of one agent. */
 export interface RunToolArgs extends CallContext {
-  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation; the output is recorded there. */
+  conversation: ConversationRef;
   agent: string;
   workflowId: string;
-  runId: string;
   /** Transcript length when the model made the call: the tool's `messages` option. */
   promptLength: number;
   toolCallId: string;
@@ -221,7 +219,7 @@ export interface StoredOutputSummary {
 
 /**
  * A tool's output as the model will see it, already cut to the agent's size limit: inline, or
- * recorded in the store (runs on the store) with a summary.
+ * recorded in the store with a summary.
  */
 export interface RunToolResult {
   output?: ToolResultPart['output'];
@@ -230,8 +228,8 @@ export interface RunToolResult {
 
 /** Input of `acceptToolResult`: a result a client submitted for a call to a client-side tool. */
 export interface AcceptToolResultArgs {
-  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation; the output is recorded there. */
+  conversation: ConversationRef;
   agent: string;
   toolCallId: string;
   toolName: string;
@@ -250,9 +248,7 @@ export interface MapSubagentOutputResult {
 }
 
 /** Input of `commitConversation`: writes the workflow's decided messages and events at a settle point. */
-export interface CommitConversationArgs extends StoreWrites {
-  conversation: ConversationRef;
-}
+export type CommitConversationArgs = StoreWrites;
 
 /** The activities the agent workflow calls; implemented by `createActivities`. */
 export interface AgentActivities {

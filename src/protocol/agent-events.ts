@@ -41,8 +41,8 @@ export type AgentEventBody =
 export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };
 
 /**
- * A page of a run's events from a sequence number, and whether the run has finished. For a run
- * on the store, events before `stored.written` are read from the store's event log.
+ * A page of a run's events from a sequence number, and whether the run has finished. Events
+ * before `stored.written` are read from the store's event log.
  */
 export interface EventPage {
   events: AgentEvent[];

@@ -4,7 +4,6 @@ import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
-import { TranscriptCache } from '../activities/transcript-cache';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import { McpClients } from '../activities/mcp-clients';
@@ -72,7 +71,6 @@ export interface AgentWorker {
   worker: Worker;
   taskQueue: string;
   agents: AgentRegistry;
-  transcripts: TranscriptCache;
   /** The conversation store the activities read and write. */
   store: ConversationStore;
   /** The activities' view of the store, with its read counters. */
@@ -116,7 +114,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         Connection.connect({ ...connectionOptions, interceptors: closableConnectionInterceptors() }),
       );
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace });
-  const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
   opened.store = store;
@@ -130,7 +127,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const activities = createActivities({
     agents,
     models,
-    transcripts,
     conversations,
     signer,
     mcp,
@@ -145,7 +141,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     maxHeartbeatThrottleInterval: '2 seconds',
     ...tuning,
   } satisfies Partial<WorkerOptions>;
-  // The shared queue runs workflows (and the activities of runs from before per-agent queues).
+  // The shared queue runs workflows, their local activities and `commitConversation`.
   const worker = await Worker.create({
     ...shared,
     taskQueue,
@@ -202,7 +198,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     worker,
     taskQueue,
     agents,
-    transcripts,
     store,
     conversations,
     async run() {

@@ -3,7 +3,6 @@ import {
   CancellationScope,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
   sleep,
   workflowInfo,
@@ -15,10 +14,6 @@ import type { AgentState, ToolOutcome } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { cutText } from '../protocol/text-preview';
 import { describeFailure, failureType } from './failures';
-import { faultPatches } from './fault-patches';
-import { baselineHas, isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
-import { contextWindowPatches } from './context-window-patches';
 import type { CompactContextRequest, PreviousPrompt } from '../protocol/context-window';
 import { ToolActivities } from './tool-activities';
 import { runEndRequest } from './store-writes';
@@ -61,13 +56,12 @@ export class AgentLoop {
     private readonly status: StatusPublisher,
     private readonly subagents: SubagentRunner,
     private readonly runtimeTools: RuntimeTools,
-    /** The agent's activity queue, polled only by workers that serve it (older runs: the workflow's own). */
-    activityQueue?: string,
+    /** The agent's activity queue, polled only by workers that serve it. */
+    activityQueue: string,
   ) {
-    const queue = activityQueue ? { taskQueue: activityQueue } : {};
     this.tools = new ToolActivities(spec, activityQueue);
     this.model = proxyActivities<AgentActivities>({
-      ...queue,
+      taskQueue: activityQueue,
       startToCloseTimeout: spec.modelStepTimeout,
       heartbeatTimeout: '20 seconds',
       // The workflow waits until the provider call is really aborted before it reports cancelled.
@@ -96,8 +90,6 @@ export class AgentLoop {
               agent: spec.name,
               modelRoute: spec.modelRoute,
               workflowId: workflowInfo().workflowId,
-              // Only runs without the store read their transcript by query, from this run.
-              runId: writes.conversation ? '' : workflowInfo().runId,
               step: stepNumber,
               transcriptLength: promptLength,
               maximumAttempts: spec.modelRetry.maximumAttempts,
@@ -131,7 +123,7 @@ export class AgentLoop {
         return 'settled';
       }
       // Only agents with a contextWindow get such a step (the model was not called): compact, then step again.
-      if (step.compactContext && patched(contextWindowPatches.compaction)) {
+      if (step.compactContext) {
         if ((await this.compact(step.compactContext, stepNumber)) === 'settled') return 'settled';
         continue;
       }
@@ -150,7 +142,7 @@ export class AgentLoop {
       this.status.publish('running', `step ${stepNumber}: ${describeCalls(step)}`);
       await this.runTools(step, promptLength);
       this.stepsThisRun += 1;
-      // The agent's stopWhen, judged in the activity: only steps recorded with it end here, so replay is unchanged.
+      // The agent's stopWhen, judged in the activity.
       if (step.stopped) {
         state.closeActivation('completed');
         return 'settled';
@@ -170,14 +162,11 @@ export class AgentLoop {
     const conversation = state.conversation.ref;
     const count = request.end - request.start;
     this.compactionsThisStep += 1;
-    // Steps ask only on the store (runs that keep their transcript in memory are never compacted).
-    if (!conversation || this.compactionsThisStep > maxCompactionsPerStep) {
+    if (this.compactionsThisStep > maxCompactionsPerStep) {
       state.closeActivation(
         'failed',
-        conversation
-          ? `Model step ${stepNumber} of agent '${spec.name}' still passes its contextWindow after ${maxCompactionsPerStep} compactions. ` +
-              'Raise contextWindow.maxTokens or lower contextWindow.summaryMaxTokens.'
-          : `Model step ${stepNumber} of agent '${spec.name}' asked to compact a conversation that is not in the store.`,
+        `Model step ${stepNumber} of agent '${spec.name}' still passes its contextWindow after ${maxCompactionsPerStep} compactions. ` +
+          'Raise contextWindow.maxTokens or lower contextWindow.summaryMaxTokens.',
       );
       return 'settled';
     }
@@ -222,7 +211,7 @@ export class AgentLoop {
    * On cancellation the calls that finished keep their real results; the workflow closes the rest.
    */
   private async runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
-    if (baselineHas(roundTripPatches.flatToolCalls) && step.toolCalls.every((call) => this.isActivityCall(call))) {
+    if (step.toolCalls.every((call) => this.isActivityCall(call))) {
       return await this.runActivityCalls(step, promptLength);
     }
     const outputs = new Map<string, ToolOutcome>();
@@ -316,7 +305,6 @@ export class AgentLoop {
     } catch (error) {
       // A child that closed meanwhile must not fail the parent: the model reads what happened.
       if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
-      if (!isPatched(faultPatches.runtimeToolErrors)) throw error;
       return {
         output: {
           type: 'error-text',
@@ -366,7 +354,7 @@ export class AgentLoop {
       else await condition(decided);
     } catch (error) {
       // Interrupted or cancelled: the request leaves the pending list (and the search attribute).
-      if (isCancellation(error) && isPatched(faultPatches.cancelledApprovals)) {
+      if (isCancellation(error)) {
         book.cancel(
           approvalId,
           'the turn was interrupted or the run cancelled before a decision',
@@ -435,13 +423,12 @@ export class AgentLoop {
   }
 
   /**
-   * Lets the status follow a human's decision: at once, except an approval's in runs with
-   * `approvedToolStatusDeferred` (see runApprovedTool()). True when the status is held back.
+   * Lets the status follow a human's decision: at once, except an approval's (see
+   * runApprovedTool()). True when the status is held back.
    */
   followDecision(approved: boolean): boolean {
-    const deferred = approved && isPatched(roundTripPatches.approvedToolStatusDeferred);
-    if (!deferred) this.publishWaiting();
-    return deferred;
+    if (!approved) this.publishWaiting();
+    return approved;
   }
 
   /**
@@ -491,13 +478,11 @@ export class AgentLoop {
     revalidate: boolean,
     statusSignalAfterMs?: number,
   ): Promise<RunToolResult> {
-    const conversation = this.state.conversation.ref;
     return this.tools.of(call.toolName).runTool.executeWithOptions({ summary: toolSummary(call) }, [
       {
-        ...(conversation ? { conversation } : {}),
+        conversation: this.state.conversation.ref,
         agent: this.spec.name,
         workflowId: workflowInfo().workflowId,
-        runId: conversation ? '' : workflowInfo().runId,
         promptLength,
         toolCallId: call.toolCallId,
         toolName: call.toolName,

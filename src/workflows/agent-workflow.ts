@@ -31,26 +31,25 @@ import {
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
-  transcriptQuery,
 } from '../protocol/definitions';
 import { agentFailure, describeFailure, failureType } from './failures';
-import { agentActivityQueue } from './agent-task-queue';
+import { agentTaskQueue } from '../protocol/task-queues';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf, writesPending } from './store-writes';
-import { openPatchBaseline } from './patch-baseline';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
 
-/** `describeAgent` on the agent's queue (older runs: the workflow's queue, with no wait limit). */
-function describeAgentOn(taskQueue: string | undefined) {
+/** `describeAgent` on the agent's queue, waiting at most {@link agentWorkerWait} for a worker that serves it. */
+function describeAgentOn(taskQueue: string) {
   return proxyActivities<AgentActivities>({
     startToCloseTimeout: '30 seconds',
-    ...(taskQueue ? { taskQueue, scheduleToStartTimeout: agentWorkerWait } : {}),
+    taskQueue,
+    scheduleToStartTimeout: agentWorkerWait,
     retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
   }).describeAgent;
 }
@@ -61,23 +60,21 @@ export const cancelledToolResult = 'Cancelled: the agent run was cancelled befor
 export const interruptedToolResult = 'Interrupted: the user stopped this turn before the tool call finished.';
 
 /**
- * One agent run (workflow type `agentWorkflow`): an inbox, the step loop, and (in session mode)
- * waiting for the next message. Its first command records the patch baseline.
+ * One agent run (workflow type `agentWorkflow`, roots and subagents alike): an inbox, the step
+ * loop, and (in session mode) waiting for the next message.
  */
 export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  return runAgent(input, openPatchBaseline);
+  return runAgent(input);
 }
 
 /**
- * Runs an agent. `openBaseline` decides which patches the run has, before anything else: it
- * records the baseline marker (`agentWorkflow`) or takes it as given (`subagentWorkflow`).
- * Handlers, the loop and subagents live in their own modules; this function wires them together.
+ * Runs an agent. Handlers, the loop and subagents live in their own modules; this function wires
+ * them together.
  */
-export async function runAgent(input: AgentWorkflowInput, openBaseline: () => void): Promise<AgentRunResult> {
-  openBaseline();
+export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResult> {
   const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
   const state = AgentState.restore(input.state, identity, conversationOf(input));
-  const activityQueue = agentActivityQueue(input.agent);
+  const activityQueue = agentTaskQueue(workflowInfo().taskQueue, input.agent);
   const status = new StatusPublisher(state, input);
   let activation: CancellationScope | undefined;
   let interruptRequested = false;
@@ -89,7 +86,6 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
     interruptRequested = true;
     activation.cancel();
   });
-  setHandler(transcriptQuery, (args) => state.page(args?.from));
   setHandler(statusQuery, () => statusReport(input, state));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
@@ -106,7 +102,6 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
   const report = new ParentReport(input, state);
 
   if (!input.state) {
-    for (const message of input.initialTranscript ?? []) state.conversation.append(message);
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
     if (input.promptContent) state.receive(input.promptContent);
     else if (input.prompt !== undefined) state.receive(input.prompt);
@@ -144,7 +139,7 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
           // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
-          const suggested = () => state.conversation.isStored && workflowInfo().continueAsNewSuggested;
+          const suggested = () => workflowInfo().continueAsNewSuggested;
           const ready = () => state.hasMessages() || state.ended || suggested();
           // Before a wait, the store gets everything, so readers see the whole conversation while it is idle.
           if (!ready()) await commitWrites(state);
@@ -242,7 +237,7 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
 }
 
 /** The agent's spec from a worker that serves it; a run nobody serves fails with what to start. */
-async function describe(input: AgentWorkflowInput, activityQueue: string | undefined): Promise<DescribedAgentSpec> {
+async function describe(input: AgentWorkflowInput, activityQueue: string): Promise<DescribedAgentSpec> {
   try {
     return await describeAgentOn(activityQueue)({
       agent: input.agent,
@@ -251,7 +246,7 @@ async function describe(input: AgentWorkflowInput, activityQueue: string | undef
       overrides: input.overrides,
     });
   } catch (error) {
-    if (activityQueue && error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
       throw agentFailure(
         'NoWorkerForAgent',
         `No worker serves agent '${input.agent}': nothing polled its task queue '${activityQueue}' for ${agentWorkerWait}. ` +
@@ -270,7 +265,6 @@ async function continueAsNewWith(input: AgentWorkflowInput, spec: AgentSpec, sta
   return await continueAsNew<typeof agentWorkflow>({
     ...input,
     prompt: undefined,
-    initialTranscript: undefined,
     fork: undefined,
     spec,
     state: state.snapshot(),

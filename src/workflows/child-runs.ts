@@ -24,12 +24,8 @@ import {
   endSessionSignal,
   sendMessageSignal,
   type SubagentSettlement,
-  subagentWorkflowType,
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
-import { faultPatches } from './fault-patches';
-import { isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
 
 type Output = ToolResultPart['output'];
 
@@ -54,12 +50,12 @@ export class ChildRuns {
 
   constructor(
     private readonly state: AgentState,
-    /** The agent's activity queue (older runs: the workflow's own). */
-    activityQueue?: string,
+    /** The agent's activity queue. */
+    activityQueue: string,
   ) {
     this.mapSubagentOutput = proxyActivities<AgentActivities>({
       startToCloseTimeout: '1 minute',
-      ...(activityQueue ? { taskQueue: activityQueue } : {}),
+      taskQueue: activityQueue,
       retry: { maximumAttempts: 3 },
     }).mapSubagentOutput;
   }
@@ -96,14 +92,14 @@ export class ChildRuns {
     if (child.mode !== 'foreground') {
       // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
       await CancellationScope.nonCancellable(() =>
-        startChild(childWorkflowType(), { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+        startChild(agentWorkflowType, { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
       );
       if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${child.id}` };
       if (how.background) return { type: 'text', value: `started subagent ${child.id}` };
       return await this.awaitSettlement(child);
     }
     try {
-      const result = (await executeChild(childWorkflowType(), {
+      const result = (await executeChild(agentWorkflowType, {
         ...how.options,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       })) as AgentRunResult;
@@ -175,7 +171,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(job.workflowId).cancel();
     } catch (error) {
       // The job closed between the check and the cancel: its settlement is on its way.
-      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error)) throw error;
       return {
         type: 'error-text',
         value: `Error: job ${jobId} could not be killed: it closed meanwhile (${describeFailure(error)}). Call job_output to read how it ended.`,
@@ -201,7 +197,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(child.workflowId).signal(sendMessageSignal, { text: message });
     } catch (error) {
       // The child closed between the check and the signal: nothing will answer this message.
-      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error)) throw error;
       child.working = working;
       return {
         type: 'error-text',
@@ -221,7 +217,7 @@ export class ChildRuns {
 
   /** True while a job or continuable child runs (a foreground child runs only inside its call). */
   anyInBackground(): boolean {
-    return this.state.children.some((child) => child.status === 'running' && child.mode && child.mode !== 'foreground');
+    return this.state.children.some((child) => child.status === 'running' && child.mode !== 'foreground');
   }
 
   /** True while a continuable child's session is open. */
@@ -231,9 +227,7 @@ export class ChildRuns {
 
   /** Cancels every running job and continuable child (the parent is cancelled, or finishes with `cancel`). */
   async cancelAll(): Promise<void> {
-    const running = this.state.children.filter(
-      (child) => child.status === 'running' && child.mode && child.mode !== 'foreground',
-    );
+    const running = this.state.children.filter((child) => child.status === 'running' && child.mode !== 'foreground');
     await Promise.all(
       running.map((child) =>
         getExternalWorkflowHandle(child.workflowId)
@@ -343,9 +337,4 @@ function errorOutput(stopReason: string, diagnostics: string, partialText: strin
 function settledOutput(child: ChildRun): Output {
   const output = child.output ?? '';
   return output.startsWith('Error: ') ? { type: 'error-text', value: output } : { type: 'text', value: output };
-}
-
-/** The workflow type a child starts as: `subagentWorkflow` (no patch marker), or `agentWorkflow` in runs from before it. */
-function childWorkflowType(): string {
-  return isPatched(roundTripPatches.subagentWorkflowType) ? subagentWorkflowType : agentWorkflowType;
 }

@@ -8,8 +8,6 @@ import {
   initialSearchAttributes,
   pendingApprovalsKey,
 } from '../protocol/search-attributes';
-import { isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -28,7 +26,7 @@ export class StatusPublisher {
     private readonly input: AgentWorkflowInput,
   ) {
     // What the run started with is published already: a child its parent started `running`, a continued run its last status.
-    if (!this.startedWithAttributes || !isPatched(roundTripPatches.statusFromStart)) return;
+    if (!this.startedWithAttributes) return;
     const attributes = workflowInfo().typedSearchAttributes;
     this.published = attributes.get(agentStatusKey) as AgentStatus | undefined;
     this.publishedPending = attributes.get(pendingApprovalsKey) ?? 0;
