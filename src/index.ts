@@ -51,6 +51,7 @@ export type {
   TranscriptPage,
 } from './protocol/definitions';
 export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
+export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
 export type {
   ApprovalCancellation,
   ApprovalDecision,

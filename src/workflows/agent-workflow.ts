@@ -40,6 +40,7 @@ import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf, writesPending } from './store-writes';
+import { withScheduleContext } from './schedule-context';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -64,7 +65,7 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
  * loop, and (in session mode) waiting for the next message.
  */
 export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  return runAgent(input);
+  return runAgent(withScheduleContext(input));
 }
 
 /**
