@@ -39,7 +39,9 @@ import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
-import { commitWrites, conversationOf, writesPending } from './store-writes';
+import { commitWrites, conversationOf } from './store-writes';
+import { finishRun, type RunParts } from './run-finish';
+import { ToolDispatch } from './tool-dispatch';
 import { withScheduleContext } from './schedule-context';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
@@ -90,17 +92,18 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
   setHandler(statusQuery, () => statusReport(input, state));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
-  setHandler(approvedToolRunningSignal, ({ toolCallId }) => loop?.publishHeldBack(toolCallId));
+  setHandler(approvedToolRunningSignal, ({ toolCallId }) => status.publishHeldBack(toolCallId));
   let described: DescribedAgentSpec | undefined;
+  // The status follows decisions and results once the loop runs: before that, nothing waits on them.
   registerApprovalHandlers(
     state,
-    (approved) => loop?.followDecision(approved),
+    (approved) => loop && status.followDecision(approved),
     () => described,
   );
-  registerClientToolHandlers(state, input.agent, activityQueue, () => loop?.publishWaiting());
+  registerClientToolHandlers(state, input.agent, activityQueue, () => loop && status.publishWaiting());
   const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
-  const report = new ParentReport(input, state);
+  const parts: RunParts = { state, status, children, report: new ParentReport(input, state) };
 
   if (!input.state) {
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
@@ -118,16 +121,12 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     // A subagent's parent passed its spec in the input (so did continue-as-new): no round trip.
     const spec: DescribedAgentSpec = input.spec ?? (await describe(input, activityQueue));
     described = spec;
+    parts.spec = spec;
     status.useSpec(spec);
-    loop = new AgentLoop(
-      input,
-      spec,
-      state,
-      status,
-      new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children),
-      new RuntimeTools(spec, children),
-      activityQueue,
-    );
+    const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
+    const tools = new ToolDispatch(input, spec, state, status, subagents, new RuntimeTools(spec, children), activityQueue);
+    loop = new AgentLoop(input, spec, state, status, tools, activityQueue);
+    let failedTask = false;
     for (;;) {
       if (!state.activationOpen) {
         if (input.mode === 'task' && state.activations > 0) {
@@ -165,38 +164,25 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       interruptRequested = false;
       if (input.mode === 'session' && outcome === 'settled') {
         await commitWrites(state);
-        await report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
+        await parts.report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
       }
       if (outcome === 'continue-as-new') return await continueAsNewWith(input, spec, state);
-      if (input.mode === 'task' && state.lastStopReason === 'failed') {
-        // The store has everything before the run says it has ended.
-        state.events.emit({
-          type: 'run-finished',
-          status: 'failed',
-          stopReason: 'failed',
-          text: state.lastText,
-          error: state.lastError,
-        });
-        await commitWrites(state);
-        status.publish('failed', state.lastError);
-        // A failed run owns no more work: its jobs and continuable children stop with it.
-        await children.cancelAll();
-        await report.settled(true, state.lastError);
-        throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
-          { partialText: state.lastText, steps: state.steps },
-        ]);
-      }
+      failedTask = input.mode === 'task' && state.lastStopReason === 'failed';
+      if (failedTask) break;
     }
-    // Every await costs the sandbox a promise and its stack trace: the end awaits only what it has to do.
-    if (spec.backgroundOnFinish === 'cancel' && children.anyInBackground()) await children.cancelAll();
-    if (children.anyContinuable()) await children.closeIdle();
+    if (failedTask) {
+      await finishRun(
+        { status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError },
+        parts,
+      );
+      throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
+        { partialText: state.lastText, steps: state.steps },
+      ]);
+    }
     const stopReason = state.lastStopReason ?? 'completed';
-    state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
     // A task run's last step wrote the end already: then nothing is left to commit.
-    if (writesPending(state, loop.writtenRunEnd)) await commitWrites(state);
-    status.publish('completed');
-    if (report.enabled) await report.settled(true);
-    if (!allHandlersFinished()) await condition(allHandlersFinished);
+    parts.writtenRunEnd = loop.writtenRunEnd;
+    await finishRun({ status: 'completed', stopReason, text: state.lastText }, parts);
     return {
       text: state.lastText,
       stopReason,
@@ -207,32 +193,22 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      await CancellationScope.nonCancellable(async () => {
-        state.closeOpenToolCalls(cancelledToolResult);
-        state.closeActivation('cancelled');
-        state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
-        await commitWrites(state);
-        status.publish('cancelled');
-        await children.cancelAll();
-        await report.settled(true);
-        await condition(allHandlersFinished);
-      });
+      state.closeOpenToolCalls(cancelledToolResult);
+      state.closeActivation('cancelled');
+      await CancellationScope.nonCancellable(() =>
+        finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts),
+      );
       throw error;
     }
     // Other errors fail the workflow task and are retried: a fixed deploy resumes the run.
     if (!(error instanceof TemporalFailure) || state.events.finished) throw error;
     // Any failure (configuration, a missing worker, a model that failed) ends the run and says why.
     const message = describeFailure(error);
-    await CancellationScope.nonCancellable(async () => {
-      state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
-      state.closeActivation('failed', message);
-      state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', error: message });
-      await commitWrites(state);
-      status.publish('failed', message);
-      await children.cancelAll();
-      await report.settled(true, message);
-      await condition(allHandlersFinished);
-    });
+    state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
+    state.closeActivation('failed', message);
+    await CancellationScope.nonCancellable(() =>
+      finishRun({ status: 'failed', stopReason: 'failed', error: message }, parts),
+    );
     throw agentFailure(failureType(error) ?? 'AgentRunFailed', message);
   }
 }

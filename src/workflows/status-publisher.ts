@@ -20,6 +20,8 @@ export class StatusPublisher {
   private registered = false;
   private published?: AgentStatus;
   private publishedPending = 0;
+  /** Tool call ids of approved calls whose tool runs while the run holds back its status (see {@link holdBack}). */
+  private readonly unpublishedApprovals: string[] = [];
 
   constructor(
     private readonly state: AgentState,
@@ -69,5 +71,52 @@ export class StatusPublisher {
     this.startedWithAttributes = true;
     this.published = status;
     this.publishedPending = pending;
+  }
+
+  /** Shows `awaiting-approval` while any request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise. */
+  publishWaiting(): void {
+    const pending = this.state.approvals.pending();
+    if (pending.length > 0) {
+      this.publish(
+        'awaiting-approval',
+        `waiting for a human: ${pending.map((request) => `${request.toolName} [${request.approvalId}]`).join(', ')}`,
+      );
+      return;
+    }
+    const awaited = this.state.awaitedCalls.pending();
+    if (awaited.length > 0) {
+      this.publish(
+        'awaiting-tool-result',
+        `waiting for a client: ${awaited.map((call) => `${call.toolName} [${call.toolCallId}]`).join(', ')}`,
+      );
+      return;
+    }
+    this.publish('running');
+  }
+
+  /**
+   * Lets the status follow a human's decision: at once, except an approval's. The workflow task
+   * that schedules the approved tool then carries no search attribute upsert, so the tool's
+   * activity does not wait behind it. True when the status is held back.
+   */
+  followDecision(approved: boolean): boolean {
+    if (!approved) this.publishWaiting();
+    return approved;
+  }
+
+  /** Holds the status back while the approved call's tool starts (see {@link publishHeldBack}). */
+  holdBack(toolCallId: string): void {
+    this.unpublishedApprovals.push(toolCallId);
+  }
+
+  /**
+   * Publishes the status held back for an approved call, once: when its tool's result arrives, or
+   * when `runTool` signals that the tool is still running (`approvedToolRunning`). Any other call is ignored.
+   */
+  publishHeldBack(toolCallId: string): void {
+    const index = this.unpublishedApprovals.indexOf(toolCallId);
+    if (index < 0) return;
+    this.unpublishedApprovals.splice(index, 1);
+    this.publishWaiting();
   }
 }
