@@ -74,7 +74,7 @@ export type {
 export type { AgentPrompt } from './client/prompt-input';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
-export type { TokenUsage } from './activities/types';
+export type { TokenUsage } from './protocol/token-usage';
 export type { ContextWindowSettings } from './agents/context-window-settings';
 export {
   estimateTokens,

@@ -15,6 +15,7 @@ import {
 } from '../protocol/context-window';
 import type { ActivityDependencies } from './dependencies';
 import type { RunModelStepArgs } from './types';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** The messages a step may send, or the compaction the workflow must run first. */
 export type ContextFit =
@@ -91,7 +92,7 @@ function exceeded(
   length: number,
 ): ApplicationFailure {
   return ApplicationFailure.create({
-    type: 'ContextWindowExceeded',
+    type: 'ContextWindowExceeded' satisfies CadreErrorType,
     nonRetryable: true,
     message:
       `Model step ${args.step} of agent '${agent.name}' needs about ${estimate} tokens, over contextWindow.maxTokens ` +

@@ -7,7 +7,8 @@ import { StoreConsistencyError, StoreUnavailableError } from '../store/store-err
 import type { AgentEvent } from '../protocol/agent-events';
 import { type RunEndRequest, runEndEvents } from '../protocol/run-end';
 import type { ContextCompaction } from '../protocol/context-window';
-import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
+import type { RunModelStepResult, StoreWrites } from './types';
+import type { StoredOutputSummary } from '../protocol/tool-calls';
 import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
 import { RecordCache } from './record-cache';
 

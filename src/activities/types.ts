@@ -7,12 +7,8 @@ import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from '../protocol/agent-events';
 import type { RunEndRequest } from '../protocol/run-end';
 import type { CompactContextRequest, PreviousPrompt, StepContext } from '../protocol/context-window';
-
-/** Token counts of one or more model steps. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+import type { TokenUsage } from '../protocol/token-usage';
+import type { ModelToolCall, StoredOutputSummary } from '../protocol/tool-calls';
 
 /** Input of `describeAgent`: the agent's registry name. */
 export interface DescribeAgentArgs {
@@ -31,19 +27,6 @@ export interface CallContext {
   runtimeContext?: RuntimeContext;
   /** A parent's persona, tool filter and model settings for this child run. */
   overrides?: AgentOverrides;
-}
-
-/** A policy's answer, normalized: `undefined` and `'not-applicable'` both mean run without approval metadata. */
-export interface ApprovalVerdict {
-  type: 'not-applicable' | 'approved' | 'denied' | 'user-approval';
-  reason?: string;
-}
-
-/** A call's approval as the model step decided it; `approvalId` is set for every status but `not-applicable`. */
-export interface ToolCallApproval extends ApprovalVerdict {
-  approvalId?: string;
-  /** HMAC signature of a user-approval request, when the worker has an approval secret. */
-  signature?: string;
 }
 
 /** What an activity writes to the store before its own work: the messages and events the workflow decided. */
@@ -95,17 +78,6 @@ export interface PreparedStepSummary {
   instructions?: boolean;
   /** How many messages it sent instead of the conversation (the store keeps the whole conversation). */
   messages?: number;
-}
-
-/** A valid tool call the workflow must run. */
-export interface ModelToolCall {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  /** How the call was judged; absent means `not-applicable`. */
-  approval?: ToolCallApproval;
-  /** The tool has no `execute` (a client-side tool): the workflow waits for its result from `submitToolResult`. */
-  clientSide?: true;
 }
 
 /**
@@ -208,13 +180,6 @@ export interface MapSubagentOutputArgs {
   agent: string;
   toolName: string;
   result: SubagentResult;
-}
-
-/** A stored tool output as the workflow records it: kind, size and a preview for Temporal UI. */
-export interface StoredOutputSummary {
-  outputType: string;
-  bytes: number;
-  preview: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
 import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
-import type { TokenUsage } from '../activities/types';
+import type { TokenUsage } from './token-usage';
 import type { AgentStateSnapshot, ChildRun } from './state-snapshot';
 import type { EventPage } from './agent-events';
 import type { PromptPart } from './prompt-content';

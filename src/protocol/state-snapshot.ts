@@ -1,5 +1,5 @@
 import type { InboxMessage } from './prompt-content';
-import type { TokenUsage } from '../activities/types';
+import type { TokenUsage } from './token-usage';
 import type { PendingMessage } from './pending-message';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from './agent-events';
@@ -79,6 +79,8 @@ export interface ChildRun {
   working?: boolean;
   /** What the model sees of the last settlement: the final text, or the `Error:` form. */
   output?: string;
+  /** Set when the last settlement did not complete: its output reaches the model as an error result. */
+  outputIsError?: true;
   /** A foreground wait on a continuable child takes its next settlement instead of a notice. */
   awaited?: boolean;
 }

@@ -10,15 +10,13 @@ import type { WrittenRunEnd } from '../protocol/run-end';
 import type { StatusPublisher } from './status-publisher';
 import type { ToolDispatch } from './tool-dispatch';
 import { waitedOutStoreOutage } from './store-outage';
+import { nonRetryableModelErrors } from '../protocol/error-types';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
 
 /** Compactions one step may ask for before the activation fails (each one covers more messages). */
 const maxCompactionsPerStep = 3;
-
-/** Error types that make a model step fail at once instead of retrying. */
-export const nonRetryableModelErrors = ['ProviderRequestRejected', 'ConfigurationError'];
 
 /**
  * The activation loop: model step, then the step's tool calls (see {@link ToolDispatch}), until a
@@ -187,7 +185,8 @@ export class AgentLoop {
   private shouldContinueAsNew(): boolean {
     const every = this.input.continueAsNewEverySteps;
     return workflowInfo().continueAsNewSuggested || (every !== undefined && this.stepsThisRun >= every);
-  }}
+  }
+}
 
 function describeCalls(step: RunModelStepResult): string {
   const names = [

@@ -1,5 +1,7 @@
 import type { ToolApprovalResponse, ToolResultPart } from 'ai';
-import type { RunModelStepResult, StoredOutputSummary, StoreWrites, TokenUsage } from '../activities/types';
+import type { RunModelStepResult, StoreWrites } from '../activities/types';
+import type { StoredOutputSummary } from '../protocol/tool-calls';
+import type { TokenUsage } from '../protocol/token-usage';
 import type { PendingToolMessage } from '../protocol/pending-message';
 import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';

@@ -43,6 +43,7 @@ import { commitWrites, conversationOf } from './store-writes';
 import { finishRun, type RunParts } from './run-finish';
 import { ToolDispatch } from './tool-dispatch';
 import { withScheduleContext } from './schedule-context';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -53,7 +54,10 @@ function describeAgentOn(taskQueue: string) {
     startToCloseTimeout: '30 seconds',
     taskQueue,
     scheduleToStartTimeout: agentWorkerWait,
-    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
+    retry: {
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] satisfies CadreErrorType[],
+    },
   }).describeAgent;
 }
 
@@ -124,7 +128,15 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     parts.spec = spec;
     status.useSpec(spec);
     const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
-    const tools = new ToolDispatch(input, spec, state, status, subagents, new RuntimeTools(spec, children), activityQueue);
+    const tools = new ToolDispatch(
+      input,
+      spec,
+      state,
+      status,
+      subagents,
+      new RuntimeTools(spec, children),
+      activityQueue,
+    );
     loop = new AgentLoop(input, spec, state, status, tools, activityQueue);
     let failedTask = false;
     for (;;) {
@@ -171,10 +183,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       if (failedTask) break;
     }
     if (failedTask) {
-      await finishRun(
-        { status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError },
-        parts,
-      );
+      await finishRun({ status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError }, parts);
       throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
         { partialText: state.lastText, steps: state.steps },
       ]);
@@ -195,9 +204,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     if (isCancellation(error)) {
       state.closeOpenToolCalls(cancelledToolResult);
       state.closeActivation('cancelled');
-      await CancellationScope.nonCancellable(() =>
-        finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts),
-      );
+      await CancellationScope.nonCancellable(() => finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts));
       throw error;
     }
     // Other errors fail the workflow task and are retried: a fixed deploy resumes the run.

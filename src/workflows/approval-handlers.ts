@@ -10,6 +10,7 @@ import {
   pendingApprovalsQuery,
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
+import type { CadreErrorType } from '../protocol/error-types';
 // Same worker as the workflow task, no server round trip; it checks a signature or an input and never runs user code.
 const local = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -54,7 +55,7 @@ export function registerApprovalHandlers(
     return turn;
   }
 
-  function refuse(approvalId: unknown, type: string, reason: string): never {
+  function refuse(approvalId: unknown, type: CadreErrorType, reason: string): never {
     book.refuse(typeof approvalId === 'string' ? approvalId : String(approvalId), reason, new Date().toISOString());
     throw agentFailure(type, reason);
   }
@@ -88,7 +89,7 @@ export function registerApprovalHandlers(
       if (!verdict.valid) {
         refuse(
           request.approvalId,
-          'ApprovalRefused',
+          'ApprovalNotVerified',
           verdict.reason ?? `Approval '${request.approvalId}' was refused.`,
         );
       }

@@ -1,6 +1,6 @@
 import { condition, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ToolApprovalResponse } from 'ai';
-import type { ModelToolCall } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState, ToolOutcome } from './agent-state';
 import type { StatusPublisher } from './status-publisher';
 

@@ -126,14 +126,16 @@ export class ChildRuns {
     child.settlements = Math.max(child.settlements ?? 0, settlement.activation);
     child.working = false;
     if (fresh) {
-      child.output =
-        settlement.stopReason === 'completed'
-          ? settlement.text
-          : errorText(
-              settlement.stopReason,
-              settlement.error ?? `The subagent stopped: ${settlement.stopReason}.`,
-              settlement.text,
-            );
+      const completed = settlement.stopReason === 'completed';
+      child.output = completed
+        ? settlement.text
+        : errorText(
+            settlement.stopReason,
+            settlement.error ?? `The subagent stopped: ${settlement.stopReason}.`,
+            settlement.text,
+          );
+      if (completed) delete child.outputIsError;
+      else child.outputIsError = true;
     }
     if (settlement.closed) {
       child.status = childStatusOf(settlement.stopReason);
@@ -333,8 +335,8 @@ function errorOutput(stopReason: string, diagnostics: string, partialText: strin
   return { type: 'error-text', value: errorText(stopReason, diagnostics, partialText) };
 }
 
-/** A settled child's last output as the model sees it: the `Error:` form as an error result. */
+/** A settled child's last output as the model sees it: the `Error:` form of a settlement that did not complete as an error result. */
 function settledOutput(child: ChildRun): Output {
   const output = child.output ?? '';
-  return output.startsWith('Error: ') ? { type: 'error-text', value: output } : { type: 'text', value: output };
+  return child.outputIsError ? { type: 'error-text', value: output } : { type: 'text', value: output };
 }

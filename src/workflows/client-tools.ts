@@ -1,5 +1,6 @@
 import { condition, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AcceptToolResultArgs, AgentActivities, ModelToolCall } from '../activities/types';
+import type { AcceptToolResultArgs, AgentActivities } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState, ToolOutcome } from './agent-state';
 import { type AwaitedToolCall, type ToolResultSubmission, toolResultRefusals } from '../protocol/client-tool-types';
 import { pendingToolCallsQuery, submitToolResultUpdate } from '../protocol/definitions';

@@ -1,7 +1,7 @@
 import type { ToolResultPart } from 'ai';
 import type { z } from 'zod';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { ModelToolCall } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { ChildRuns } from './child-runs';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import type { runtimeToolSchemas } from '../protocol/runtime-tool-schemas';

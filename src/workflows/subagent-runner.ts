@@ -4,7 +4,7 @@ import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { childSpecFrom } from './child-spec';
 import type { SubagentSpec } from '../agents/subagent-definition';
-import type { ModelToolCall } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState } from './agent-state';
 import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';

@@ -1,7 +1,8 @@
 import { CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ToolApprovalResponse } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { ModelToolCall, RunModelStepResult, RunToolResult } from '../activities/types';
+import type { RunModelStepResult, RunToolResult } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState, ToolOutcome } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { cutText } from '../protocol/text-preview';
