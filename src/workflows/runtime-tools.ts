@@ -45,7 +45,6 @@ export class RuntimeTools {
 
   /** True when `toolName` is a runtime tool and this agent has subagents to bring them. */
   handles(toolName: string): boolean {
-    // Specs recorded before subagents existed have no table.
     return Object.keys(this.spec.subagents ?? {}).length > 0 && isRuntimeTool(toolName);
   }
 
