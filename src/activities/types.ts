@@ -140,6 +140,8 @@ export interface RunModelStepResult {
   context?: StepContext;
   /** The step was the run's last (`runEnd` was asked) and wrote its end: the assistant message, `text` and `run-finished`. */
   wroteRunEnd?: true;
+  /** The fingerprint of the agent's definition on the worker that ran the step. */
+  agentFingerprint?: string;
 }
 
 /** Input of `compactContext`: summarise messages `[start, end)` (and the summary before them) into one summary. */

@@ -5,7 +5,7 @@ import { workerLogger } from '../worker/worker-logger';
 import { exampleAgents } from '../../examples';
 import { CadreError, ConfigurationError } from '../errors';
 import { approvalsCommand, decideCommand } from './commands/approvals';
-import { devCommand, workerCommand } from './commands/dev';
+import { devCommand, workerCommand, type WorkerVersioningFlags } from './commands/dev';
 import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
@@ -27,6 +27,7 @@ Environment:
   OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY)
   CADRE_APPROVAL_SECRET    signs approval requests (at least 32 bytes)
   CADRE_APPROVAL_SECRET_PREVIOUS  the secret before a rotation, still accepted for pending requests
+  CADRE_DEPLOYMENT, CADRE_BUILD_ID  Worker Versioning for worker (same as --deployment, --build-id)
   CADRE_UI_URL             Temporal UI address for links`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.
@@ -65,7 +66,20 @@ export function buildProgram(printer = new Printer()): Command {
     .command('worker')
     .description('a worker for your agents against TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
     .addOption(agentsOption())
-    .action(async (options: { agents?: string }) => setExit(await workerCommand(agentsFrom(options.agents), write)));
+    .addOption(
+      new Option(
+        '--deployment <name>',
+        'Worker Deployment name: turns on Worker Versioning, runs stay on their build',
+      ).env('CADRE_DEPLOYMENT'),
+    )
+    .addOption(
+      new Option('--build-id <id>', "this build's id, e.g. a git commit (default: derived from the agents)").env(
+        'CADRE_BUILD_ID',
+      ),
+    )
+    .action(async (options: { agents?: string } & WorkerVersioningFlags) =>
+      setExit(await workerCommand(agentsFrom(options.agents), write, options)),
+    );
 
   program
     .command('run')
