@@ -107,8 +107,11 @@ function withAgentFingerprint(
   deps: ActivityDependencies,
 ): AgentActivities['runModelStep'] {
   return async (args) => {
-    const result = await runModelStep(args);
     const fingerprint = deps.fingerprints?.get(args.agent);
+    // The workflow records `agent-changed` after this step: it, not the step, then writes the run's end.
+    const changed =
+      fingerprint !== undefined && args.agentFingerprint !== undefined && fingerprint !== args.agentFingerprint;
+    const result = await runModelStep(changed ? { ...args, runEnd: undefined } : args);
     return fingerprint ? { ...result, agentFingerprint: fingerprint } : result;
   };
 }

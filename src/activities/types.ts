@@ -84,6 +84,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   previousPrompt?: PreviousPrompt;
   /** Set when the run ends right after a step with no tool calls: such a step writes the run's end itself. */
   runEnd?: RunEndRequest;
+  /** The fingerprint of the agent's definition the run runs with; a worker with another one leaves the run's end to the workflow. */
+  agentFingerprint?: string;
 }
 
 /** What `prepareStep` chose for a step, recorded with the response so history shows it and a retry reuses it. */

@@ -7,6 +7,8 @@ import { CadreError, ConfigurationError } from '../errors';
 import { approvalsCommand, decideCommand } from './commands/approvals';
 import { devCommand, workerCommand, type WorkerVersioningFlags } from './commands/dev';
 import { runCommand } from './commands/run';
+import { statusCommand } from './commands/status';
+import { buildRunsCommand, moveSessionsCommand } from './commands/deploy';
 import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
 import { transcriptCommand } from './commands/transcript';
@@ -91,6 +93,37 @@ export function buildProgram(printer = new Printer()): Command {
     .option('--context <json>', 'runtime context for approval policies and prepareCall, e.g. \'{"role":"admin"}\'')
     .action(async (agent: string, prompt: string[], options: { context?: string }) =>
       setExit(await runCommand(agent, prompt.join(' '), printer, parseContext(options.context))),
+    );
+
+  program
+    .command('status')
+    .description(
+      "where a run stands and what built it: its Worker Deployment build and its agent's definition fingerprint",
+    )
+    .argument('<workflowId>')
+    .action(async (workflowId: string) => setExit(await statusCommand(workflowId, write)));
+
+  const deploy = program
+    .command('deploy')
+    .description('rolling deploys with Worker Versioning (see docs/versioning.md)');
+  const deploymentOption = () =>
+    new Option('--deployment <name>', 'the Worker Deployment').env('CADRE_DEPLOYMENT').makeOptionMandatory();
+  deploy
+    .command('move-sessions')
+    .description("move idle sessions to the deployment's current build at their turn boundary (never mid-turn)")
+    .addOption(deploymentOption())
+    .option('--build-id <id>', 'the build to move them to (default: the current build)')
+    .option('--hold-for <duration>', 'how long a session waits for its move before it goes on where it is', '2 minutes')
+    .action(async (options: { deployment: string; buildId?: string; holdFor?: string }) =>
+      setExit(await moveSessionsCommand(options, write)),
+    );
+  deploy
+    .command('runs')
+    .description('the open runs still on a build, and whether Temporal reports it drained')
+    .addOption(deploymentOption())
+    .requiredOption('--build-id <id>', 'the old build')
+    .action(async (options: { deployment: string; buildId: string }) =>
+      setExit(await buildRunsCommand(options, write)),
     );
 
   program

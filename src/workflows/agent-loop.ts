@@ -113,6 +113,7 @@ export class AgentLoop {
                 : {}),
               ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
               ...(runEnd ? { runEnd } : {}),
+              ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
               ...writes,
             },
           ],

@@ -19,7 +19,7 @@ export function noteAgentFingerprint(spec: AgentSpec, state: AgentState, step: R
 
 /** The build the run's latest workflow task ran on, and its agent's fingerprint, for `handle.status()`. */
 export function runBuildReport(spec: AgentSpec | undefined): { build?: RunBuildReport } {
-  const version = workflowInfo().currentDeploymentVersion;
+  const version = deploymentVersion();
   const build: RunBuildReport = {
     ...(version ? { deploymentName: version.deploymentName, buildId: version.buildId } : {}),
     ...(spec?.fingerprint ? { fingerprint: spec.fingerprint } : {}),
@@ -29,11 +29,17 @@ export function runBuildReport(spec: AgentSpec | undefined): { build?: RunBuildR
 
 /** One line for Temporal UI's current details: `build cadre:A · agent 3f2a9c1d…`; empty when nothing is known. */
 export function runBuildLine(spec: AgentSpec | undefined): string {
-  const version = workflowInfo().currentDeploymentVersion;
+  const version = deploymentVersion();
   return [
     version ? `build ${version.deploymentName}:${version.buildId}` : undefined,
     spec?.fingerprint ? `agent ${spec.fingerprint}` : undefined,
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/** The deployment build of the worker running this task; an unversioned worker's own build id does not count. */
+function deploymentVersion(): { deploymentName: string; buildId: string } | undefined {
+  const version = workflowInfo().currentDeploymentVersion;
+  return version?.deploymentName ? version : undefined;
 }
