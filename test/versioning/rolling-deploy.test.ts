@@ -81,11 +81,14 @@ function agentsOf(build: Build) {
       instructions: `You chat on build ${build}.`,
       tools,
       toolApproval,
+      subagents: { helper: { agent: 'deployer', description: 'writes files' } },
       model: reactiveModel(
         (options) =>
           markerOf(options).startsWith('write')
             ? callTool('write', { path: markerOf(options) })
-            : `answer from ${build} to ${markerOf(options)}`,
+            : markerOf(options).startsWith('delegate')
+              ? callTool('helper', { task: `helper ${markerOf(options)}`, run_in_background: true })
+              : `answer from ${build} to ${markerOf(options)}`,
         `wrote on ${build}`,
         'chat',
         observed('chat'),
@@ -102,7 +105,7 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
   let client: AgentClient;
   let workflowBundle: WorkerOptions['workflowBundle'];
   const workers: Partial<Record<Build, { worker: AgentWorker; running: Promise<void> }>> = {};
-  const handles: Record<'task' | 'tree' | 'idle' | 'busy' | 'orphan', AgentHandle> = {} as never;
+  const handles: Record<'task' | 'tree' | 'idle' | 'busy' | 'delegating' | 'orphan', AgentHandle> = {} as never;
 
   async function startBuild(build: Build): Promise<AgentWorker> {
     const worker = await createAgentWorker({
@@ -179,10 +182,15 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     handles.orphan = await client.start('deployer', { prompt: 'orphan-run' });
     handles.idle = await client.start('chat', { mode: 'session' });
     handles.busy = await client.start('chat', { mode: 'session' });
+    handles.delegating = await client.start('chat', { mode: 'session' });
     await handles.idle.send('hello-idle');
     await handles.busy.send('write-busy');
+    await handles.delegating.send('delegate-kept');
     await idleAfter(handles.idle, 1);
-    for (const handle of [handles.task, handles.tree, handles.orphan, handles.busy]) await pendingApproval(handle);
+    await idleAfter(handles.delegating, 1);
+    for (const handle of [handles.task, handles.tree, handles.orphan, handles.busy, handles.delegating]) {
+      await pendingApproval(handle);
+    }
     // B's workers start while runs of A wait; then B becomes current.
     await startBuild('B');
     await makeCurrent('B');
@@ -250,6 +258,28 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     const messages = [];
     for await (const message of handles.idle.messages()) messages.push(message);
     expect(messages).toHaveLength(4);
+  });
+
+  it('moves an idle session whose background subagent waits for an approval, and keeps the approval', async () => {
+    const before = await pendingApproval(handles.delegating);
+    const [moved] = await moveSessions(client.client, { deployment, workflowIds: [handles.delegating.workflowId] });
+    expect(moved).toMatchObject({ outcome: 'moved', from: 'A', to: 'B' });
+    expect(await pendingApproval(handles.delegating)).toMatchObject({ approvalId: before.approvalId });
+    await handles.delegating.approve(before.approvalId);
+    // The subagent finishes on A, where it started; the session keeps its job and answers on B.
+    await waitFor(async () => (await handles.delegating.children())[0]?.status === 'completed', 'the job done');
+    expect((await handles.delegating.children())[0]).toMatchObject({ output: 'deployer done on A' });
+    expect(tracesOf('helper delegate-kept').map(({ build, kind }) => `${build}:${kind}`)).toEqual([
+      'A:model',
+      'A:tool',
+      'A:model',
+    ]);
+    await handles.delegating.send('after-the-job');
+    await idleAfter(handles.delegating, 2);
+    expect(tracesOf('after-the-job')).toEqual([
+      expect.objectContaining({ build: 'B', agent: 'chat', instructions: 'You chat on build B.' }),
+    ]);
+    expect((await handles.delegating.status()).pendingApprovals).toBe(0);
   });
 
   it('leaves a session in the middle of a turn on A, and moves it once the turn has ended', async () => {
