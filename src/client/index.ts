@@ -16,6 +16,16 @@ export { AgentHandle } from './agent-handle';
 export { MemoryScope } from './memory-scope';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
 export { historySizeBytes } from './history-size';
+export { moveSessions, type MoveSessionsOptions, type SessionMoveOutcome } from './session-moves';
+export {
+  buildDrainage,
+  currentBuild,
+  openRunsOnBuild,
+  runVersioning,
+  type BuildDrainage,
+  type DeploymentBuild,
+  type RunVersioning,
+} from './deployment-builds';
 export {
   resolveTemporalConnection,
   defaultTemporalAddress,
