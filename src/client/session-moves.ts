@@ -1,7 +1,7 @@
 import { type Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { buildMoveRefusals, holdForBuildMoveUpdate, releaseBuildMoveSignal } from '../protocol/build-move';
-import { agentWorkflowType, subagentWorkflowType } from '../protocol/definitions';
+import { agentWorkflowType, statusQuery, subagentWorkflowType } from '../protocol/definitions';
 import { type DeploymentBuild, pinRun, type RunVersioning, runVersioning, targetBuild } from './deployment-builds';
 
 /** Options of `moveSessions`. */
@@ -71,6 +71,8 @@ async function moveOne(
     if (from === target.buildId && before.build?.deploymentName === target.deploymentName) {
       return { ...known, outcome: 'already-there' };
     }
+    const tree = await taskRunTree(client, workflowId);
+    if (tree) return { ...known, outcome: 'task-run', message: tree };
     let held: { runId: string };
     try {
       held = await client.workflow
@@ -99,6 +101,24 @@ async function moveOne(
   } catch (error) {
     return { ...base, outcome: 'failed', message: causeMessage(error) };
   }
+}
+
+/**
+ * Why a subagent must stay on its build: it belongs to the tree of a task run, which finishes on
+ * the build it started on. Undefined for roots and for subagents of sessions.
+ */
+async function taskRunTree(client: Client, workflowId: string): Promise<string | undefined> {
+  // A subagent's workflow id is its parent's id, a slash and its own id: the root's id comes first.
+  const root = workflowId.split('/')[0]!;
+  if (root === workflowId) return undefined;
+  try {
+    const status = await client.workflow.getHandle(root).query(statusQuery);
+    if (status.mode !== 'task') return undefined;
+  } catch {
+    // A root that cannot answer (closed, or its workers gone) leaves the subagent to decide itself.
+    return undefined;
+  }
+  return `Subagent ${workflowId} belongs to task run ${root}: the whole tree finishes on the build it started on.`;
 }
 
 /** The run a held session continued as, once Temporal has started it. */

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -11,8 +9,7 @@ import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env'
 import { callTool, reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
-
-const root = path.join(__dirname, '..', '..');
+import { cadre } from './cadre-cli';
 
 /** The same agent as two deploys define it, without Worker Versioning: only the instructions differ. */
 function drifter(version: string) {
@@ -24,21 +21,6 @@ function drifter(version: string) {
     },
     toolApproval: { write: 'user-approval' },
     model: reactiveModel(callTool('write', { path: '/tmp/notes' }), `done by ${version}`),
-  });
-}
-
-function cadreStatus(workflowId: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'cadre.cjs'), 'status', workflowId], {
-      cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve(output));
   });
 }
 
@@ -78,7 +60,7 @@ describe('a run whose agent changes under it, without Worker Versioning', () => 
     );
     expect((await handle.status()).build).toEqual({ fingerprint: second });
 
-    const output = await cadreStatus(handle.workflowId, {
+    const { output } = await cadre(['status', handle.workflowId], {
       TEMPORAL_ADDRESS: testAddress(),
       TEMPORAL_NAMESPACE: testNamespace(),
     });

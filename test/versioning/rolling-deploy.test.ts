@@ -15,6 +15,7 @@ import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workfl
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { callTool, reactiveModel, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { cadre } from './cadre-cli';
 
 type Build = 'A' | 'B';
 /** What ran where: every model call and tool execution, with the build whose definition served it. */
@@ -286,6 +287,15 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     const [refused] = await moveSessions(client.client, { deployment, workflowIds: [handles.busy.workflowId] });
     expect(refused).toMatchObject({ outcome: 'busy', from: 'A' });
     expect(refused!.message).toMatch(/in the middle of a turn/);
+    const connection = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace };
+    const command = await cadre(['deploy', 'move-sessions', '--deployment', deployment], connection);
+    expect(command.code).toBe(0);
+    expect(command.output).toContain(
+      `mid-turn  ${handles.busy.workflowId}: left on A; it moves once its turn has ended`,
+    );
+    expect(command.output).toMatch(
+      /0 moved, 1 in the middle of a turn \(run this again once their turns end\), \d+ task runs left/,
+    );
     const approval = await pendingApproval(handles.busy);
     await handles.busy.approve(approval.approvalId);
     await idleAfter(handles.busy, 1);
