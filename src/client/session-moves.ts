@@ -20,12 +20,12 @@ export interface MoveSessionsOptions {
 
 /**
  * What happened to one run: `moved` (its next turn runs on the new build), `busy` (in the middle
- * of a turn; move it once the turn has ended), `task-run` (pinned until it ends), `already-there`,
- * or `failed` with the reason.
+ * of a turn; move it once the turn has ended), `task-run` (pinned until it ends, with its whole
+ * tree), `ending` (a session asked to end), `already-there`, or `failed` with the reason.
  */
 export interface SessionMoveOutcome {
   workflowId: string;
-  outcome: 'moved' | 'busy' | 'task-run' | 'already-there' | 'failed';
+  outcome: 'moved' | 'busy' | 'task-run' | 'ending' | 'already-there' | 'failed';
   from?: string;
   to: string;
   /** Milliseconds from the request until a worker of the new build ran the session's first task there. */
@@ -83,6 +83,8 @@ async function moveOne(
       if (type === buildMoveRefusals.sessionBusy) return { ...known, outcome: 'busy', message: causeMessage(error) };
       if (type === buildMoveRefusals.taskRunPinned)
         return { ...known, outcome: 'task-run', message: causeMessage(error) };
+      if (type === buildMoveRefusals.sessionEnding)
+        return { ...known, outcome: 'ending', message: causeMessage(error) };
       throw error;
     }
     const runId = await continuedRun(client, workflowId, held.runId);

@@ -6,6 +6,8 @@ export const buildMoveRefusals = {
   taskRunPinned: 'TaskRunPinned',
   /** The session is in the middle of a turn (or has a message waiting): it moves once the turn has ended. */
   sessionBusy: 'SessionBusy',
+  /** The session was asked to end: it closes on its build. */
+  sessionEnding: 'SessionEnding',
 } as const;
 
 /** How a session continues as new to move to another build (carried in `AgentWorkflowInput.buildMove`). */

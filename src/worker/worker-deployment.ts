@@ -12,7 +12,10 @@ import { findProjectRoot } from '../server/paths';
 export interface AgentWorkerDeployment {
   /** Deployment name, shared by every build of the same workers (e.g. `cadre`). No `.` or `:`. */
   name: string;
-  /** This build's id (e.g. a git commit). Defaults to `agents-<hash>` of the served agents' fingerprints and Cadre's version. */
+  /**
+   * This build's id (e.g. a git commit). Defaults to `CADRE_BUILD_ID`, else `agents-<hash>` of the
+   * served agents' fingerprints and Cadre's version.
+   */
   buildId?: string;
 }
 
@@ -39,7 +42,8 @@ export function resolveDeployment(
 ): ResolvedDeployment | undefined {
   const source = option ? 'createAgentWorker({ deployment })' : 'CADRE_DEPLOYMENT / CADRE_BUILD_ID';
   const name = option ? option.name : env.CADRE_DEPLOYMENT || undefined;
-  const buildId = option ? option.buildId : env.CADRE_BUILD_ID || undefined;
+  // Code may name the deployment and leave the build id to the environment (a CI sets it).
+  const buildId = option?.buildId ?? (env.CADRE_BUILD_ID || undefined);
   if (name === undefined) {
     if (buildId === undefined) return undefined;
     throw new ConfigurationError(

@@ -67,12 +67,14 @@ export class BuildMove {
   }
 
   /**
-   * The server's upgrade-on-continue-as-new: a new target build exists. Taken once per build, so
-   * a server that flags a target but starts the new run on the same build does not loop.
+   * The server's upgrade-on-continue-as-new, for root sessions: a new target build exists. Taken
+   * once per build, so a server that flags a target but starts the new run on the same build does
+   * not loop.
    */
   private upgradeOffered(): boolean {
     const info = workflowInfo();
-    if (!info.targetWorkerDeploymentVersionChanged) return false;
+    // A subagent may belong to a task run's tree, which stays on its build: subagents move by the mover, which checks.
+    if (!info.targetWorkerDeploymentVersionChanged || (this.input.depth ?? 0) > 0) return false;
     const from = this.input.buildMove?.from;
     return from === undefined || from !== info.currentDeploymentVersion?.buildId;
   }
@@ -89,6 +91,12 @@ export class BuildMove {
       throw agentFailure(
         buildMoveRefusals.taskRunPinned,
         `Run ${workflowInfo().workflowId} of agent '${agent}' is a task run: it finishes on the build it started on and is never moved.`,
+      );
+    }
+    if (this.state.ended) {
+      throw agentFailure(
+        buildMoveRefusals.sessionEnding,
+        `Session ${workflowInfo().workflowId} of agent '${agent}' is ending; it closes on the build it is on.`,
       );
     }
     if (this.state.activationOpen || this.state.hasMessages()) {

@@ -34,6 +34,8 @@ describe('worker deployments', () => {
       buildId: 'B',
       derived: false,
     });
+    // Code names the deployment, the environment gives the build id.
+    expect(resolveDeployment({ name: 'cadre' }, none, { CADRE_BUILD_ID: 'C' })).toMatchObject({ buildId: 'C' });
   });
 
   it('refuses a build id without a deployment name, and names Temporal does not accept, with what to fix', () => {

@@ -67,6 +67,8 @@ function describeOutcome(outcome: SessionMoveOutcome): string {
       return `mid-turn  ${outcome.workflowId}: left on ${outcome.from ?? 'its build'}; it moves once its turn has ended`;
     case 'task-run':
       return `task run  ${outcome.workflowId}: finishes on ${outcome.from ?? 'its build'}`;
+    case 'ending':
+      return `ending    ${outcome.workflowId}: closes on ${outcome.from ?? 'its build'}`;
     case 'already-there':
       return `on ${outcome.to}     ${outcome.workflowId}`;
     case 'failed':
