@@ -91,8 +91,12 @@ export async function withBenchEnv(
   });
 }
 
-/** Prints one benchmark figure line as JSON. */
+/** Every figure line this process reported, in order, for `--write-docs`. */
+export const reported: Array<Record<string, unknown>> = [];
+
+/** Prints one benchmark figure line as JSON, and keeps it for `--write-docs`. */
 export function report(figures: Record<string, unknown>): void {
+  reported.push(figures);
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 

@@ -4,8 +4,12 @@
  *   npm run bench -- long-session   one task run of 2,000 steps with 8 KB tool outputs
  *   npm run bench -- sessions       1,000 sessions waiting for an approval on one worker
  *   npm run bench -- floor          Cadre against bare Temporal workflows doing the same work, on one server
+ * With `--write-docs`, the run's figures also replace that benchmark's table in docs/benchmarks.md,
+ * stamped with the commit, the date and the machine.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { reported } from './bench-env';
+import { writeBenchDocs } from './docs-table';
 import { floorBench } from './floor';
 import { historyBench } from './history';
 import { longSessionBench } from './long-session';
@@ -19,16 +23,29 @@ const benches: Record<string, () => Promise<void>> = {
   'long-session': longSessionBench,
   sessions: sessionsBench,
 };
-const name = process.argv[2] ?? 'history';
+const args = process.argv.slice(2);
+const writeDocs = args.includes('--write-docs');
+const unknownFlags = args.filter((arg) => arg.startsWith('--') && arg !== '--write-docs');
+if (unknownFlags.length > 0) {
+  process.stderr.write(`Unknown option ${unknownFlags.join(', ')}. The one option is --write-docs.\n`);
+  process.exit(1);
+}
+const name = args.find((arg) => !arg.startsWith('--')) ?? 'history';
 const bench = benches[name];
 if (!bench) {
   process.stderr.write(`Unknown bench '${name}'. Available: ${Object.keys(benches).join(', ')}\n`);
   process.exit(1);
 }
-bench().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+bench()
+  .then(() => {
+    if (!writeDocs) return;
+    writeBenchDocs(name, reported);
+    process.stderr.write(`Wrote the '${name}' table of docs/benchmarks.md from this run.\n`);
+  })
+  .then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );

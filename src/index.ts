@@ -53,6 +53,7 @@ export type {
 export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
 export type { RunBuildReport } from './protocol/run-build';
 export { buildMoveRefusals, type BuildMoveInput } from './protocol/build-move';
+export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
 export type {
   ApprovalCancellation,
   ApprovalDecision,

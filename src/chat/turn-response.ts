@@ -65,7 +65,10 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
       if (next === 'done') break;
       if (next === 'idle') {
         if (Date.now() > deadline) break;
-        if ((await hasSettled(client, workflowId, options.settle)) && (await follower.caughtUp())) break;
+        const settled = await hasSettled(client, workflowId, options.settle);
+        // Waiting for a human or the page ends the response once the calls running beside that wait have settled.
+        if (settled === 'waiting' && projector.hasRunningCalls()) continue;
+        if (settled && (await follower.caughtUp())) break;
         continue;
       }
       // Suppressed events are still projected: they rebuild the state the page already shows.
@@ -102,20 +105,27 @@ function suppressed(event: StreamedEvent, before: StreamCursor | undefined): boo
   return position !== undefined && event.seq < position;
 }
 
-/** True when the session's activation has settled, or the tree waits for a human it has not heard yet. */
-async function hasSettled(client: AgentClient, workflowId: string, rule: SettleRule): Promise<boolean> {
+/**
+ * `ended` when the run ended or the session's activation settled; `waiting` when the tree waits
+ * for a human or for the page that it has not heard yet; false while it works.
+ */
+async function hasSettled(
+  client: AgentClient,
+  workflowId: string,
+  rule: SettleRule,
+): Promise<'ended' | 'waiting' | false> {
   const handle = client.getHandle(workflowId);
   const status = await handle.status();
-  if (status.status === 'completed' || status.status === 'failed' || status.status === 'cancelled') return true;
+  if (status.status === 'completed' || status.status === 'failed' || status.status === 'cancelled') return 'ended';
   if (
     status.status === 'idle' &&
     status.pendingMessages === 0 &&
     (rule.activationsAbove === undefined || status.activations > rule.activationsAbove)
   )
-    return true;
+    return 'ended';
   const pending = await handle.pendingApprovals();
-  if (pending.some((request) => !rule.decided.has(request.approvalId))) return true;
+  if (pending.some((request) => !rule.decided.has(request.approvalId))) return 'waiting';
   // A client-side tool waits for the page (addToolOutput), which answers once this response ends.
   const awaited = await handle.pendingToolCalls();
-  return awaited.some((call) => !rule.submitted?.has(callKey(call)));
+  return awaited.some((call) => !rule.submitted?.has(callKey(call))) ? 'waiting' : false;
 }

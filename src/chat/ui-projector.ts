@@ -40,6 +40,13 @@ export class UIProjector {
   private readonly approvalCalls = new Map<string, string>();
   /** UI tool call ids that already have a part. */
   private readonly knownCalls = new Set<string>();
+  /** UI tool call ids that went through an approval request (a human's, pending or decided). */
+  private readonly requestedCalls = new Set<string>();
+  /** UI tool call ids whose approval request waits for a decision. */
+  private readonly pendingApprovalCalls = new Set<string>();
+  /** The root's calls, in order, and those of them that have a final result or wait for the page. */
+  private readonly rootCalls: string[] = [];
+  private readonly settledRootCalls = new Set<string>();
 
   constructor(
     private readonly rootWorkflowId: string,
@@ -79,6 +86,7 @@ export class UIProjector {
         if (!this.stepOpen || this.phase === 'after') this.newStep(chunks, undefined);
         this.phase = 'calls';
         this.knownCalls.add(event.toolCallId);
+        this.rootCalls.push(event.toolCallId);
         chunks.push({
           type: 'tool-input-available',
           toolCallId: event.toolCallId,
@@ -89,17 +97,18 @@ export class UIProjector {
       }
       case 'tool-result': {
         this.phase = 'after';
+        this.settledRootCalls.add(event.toolCallId);
         const progress = this.subagentCalls.get(event.toolCallId);
-        if (event.outputType === 'execution-denied') {
-          chunks.push({ type: 'tool-output-denied', toolCallId: event.toolCallId });
-        } else if (event.outputType.startsWith('error')) {
-          chunks.push({ type: 'tool-output-error', toolCallId: event.toolCallId, errorText: event.preview });
-        } else {
-          const output = progress ? { ...snapshotProgress(progress), modelOutput: event.preview } : event.preview;
+        if (progress && !event.outputType.startsWith('error') && event.outputType !== 'execution-denied') {
+          const output = { ...snapshotProgress(progress), modelOutput: event.preview };
           chunks.push({ type: 'tool-output-available', toolCallId: event.toolCallId, output });
-        }
+        } else chunks.push(...this.toolOutput(event.toolCallId, event.outputType, event.preview));
         break;
       }
+      case 'tool-result-awaited':
+        // A client-side call: the page answers it (addToolOutput), so the response need not wait for it.
+        this.settledRootCalls.add(event.toolCallId);
+        break;
       case 'approval-requested':
         this.phase = 'after';
         chunks.push(...(await this.approvalRequest(event.workflowId, event.approvalId, event.toolName)));
@@ -129,6 +138,17 @@ export class UIProjector {
         break;
     }
     return chunks;
+  }
+
+  /**
+   * True while a call of the root runs on its own: no result yet, and it waits neither for a human
+   * nor for the page, nor runs a subagent (whose progress streams). A response that stops at an
+   * approval request stays open for these, so their outputs reach the page.
+   */
+  hasRunningCalls(): boolean {
+    return this.rootCalls.some(
+      (id) => !this.settledRootCalls.has(id) && !this.pendingApprovalCalls.has(id) && !this.subagentCalls.has(id),
+    );
   }
 
   /** Closes what is open (a text part, the step) at the end of a response. */
@@ -192,7 +212,7 @@ export class UIProjector {
           call.output = event.preview;
         }
         const uiCallId = this.childCallId(event.workflowId, event.toolCallId);
-        if (this.knownCalls.has(uiCallId)) chunks.push(...childToolOutput(uiCallId, event.outputType, event.preview));
+        if (this.knownCalls.has(uiCallId)) chunks.push(...this.toolOutput(uiCallId, event.outputType, event.preview));
         break;
       }
       case 'approval-requested': {
@@ -265,6 +285,8 @@ export class UIProjector {
     const toolCallId = this.childCallId(workflowId, request.toolCallId);
     this.approvalCalls.set(approvalId, toolCallId);
     this.knownCalls.add(toolCallId);
+    this.requestedCalls.add(toolCallId);
+    this.pendingApprovalCalls.add(toolCallId);
     const inSubagent = workflowId !== this.rootWorkflowId;
     return [
       // The full input (events carry a preview of long inputs); approving presents it back.
@@ -288,7 +310,26 @@ export class UIProjector {
   private approvalDecision(approvalId: string, approved: boolean, reason?: string): UIMessageChunk[] {
     const toolCallId = this.approvalCalls.get(approvalId);
     if (!toolCallId) return [];
+    this.pendingApprovalCalls.delete(toolCallId);
     return [{ type: 'tool-approval-response', approvalId, approved, ...(reason ? { reason } : {}) }];
+  }
+
+  /**
+   * A call's final output. A denial without a human's request (the policy's, or a denial by the
+   * AI SDK) is shown as the AI SDK shows an automatic one: an approval marked `isAutomatic`,
+   * answered `approved: false` with the reason, so every `output-denied` part has its `approval`.
+   */
+  private toolOutput(toolCallId: string, outputType: string, preview: string): UIMessageChunk[] {
+    if (outputType.startsWith('error')) return [{ type: 'tool-output-error', toolCallId, errorText: preview }];
+    if (outputType !== 'execution-denied') return [{ type: 'tool-output-available', toolCallId, output: preview }];
+    const denied: UIMessageChunk = { type: 'tool-output-denied', toolCallId };
+    if (this.requestedCalls.has(toolCallId)) return [denied];
+    const approvalId = automaticApprovalId(toolCallId);
+    return [
+      { type: 'tool-approval-request', approvalId, toolCallId, isAutomatic: true },
+      { type: 'tool-approval-response', approvalId, approved: false, ...(preview ? { reason: preview } : {}) },
+      denied,
+    ];
   }
 
   /** Root calls keep their id; a subagent's calls are prefixed with its path, since ids repeat across runs. */
@@ -306,8 +347,7 @@ export function uiToolCallId(rootWorkflowId: string, workflowId: string, toolCal
   return `${workflowId.slice(rootWorkflowId.length + 1)}:${toolCallId}`;
 }
 
-function childToolOutput(toolCallId: string, outputType: string, preview: string): UIMessageChunk[] {
-  if (outputType === 'execution-denied') return [{ type: 'tool-output-denied', toolCallId }];
-  if (outputType.startsWith('error')) return [{ type: 'tool-output-error', toolCallId, errorText: preview }];
-  return [{ type: 'tool-output-available', toolCallId, output: preview }];
+/** The id of the automatic approval a page sees for a call denied without a human's request. */
+export function automaticApprovalId(toolCallId: string): string {
+  return `automatic:${toolCallId}`;
 }

@@ -15,6 +15,7 @@ import { transcriptCommand } from './commands/transcript';
 import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
+import { addScheduleCommands } from './commands/schedule';
 import { Printer } from './printer';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -191,6 +192,8 @@ export function buildProgram(printer = new Printer()): Command {
       });
       setExit(result.status ?? 1);
     });
+
+  addScheduleCommands(program, write, setExit);
 
   const memory = program
     .command('memory')

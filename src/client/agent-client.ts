@@ -22,6 +22,9 @@ import { storeLargeParts } from './large-prompt-parts';
 import { closableConnectionInterceptors } from './closed-connection';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { temporal } from '@temporalio/proto';
+import { AgentSchedules, type AgentScheduleSummary } from './agent-schedules';
+import type { AgentScheduleHandle } from './agent-schedule-handle';
+import type { AgentScheduleOptions } from './schedule-options';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -171,6 +174,37 @@ export class AgentClient {
   ): Promise<AgentRunResult<OutputOfAgent<AGENT>>> {
     const handle = await this.start(agent, { ...options, prompt, mode: 'task' });
     return await handle.result();
+  }
+
+  /**
+   * Creates (or replaces) a Temporal Schedule that starts `options.agent` as a task run at the
+   * times of `options.spec`. Each run finds `runtimeContext.schedule: { id, scheduledAt }`.
+   * Bad input (no time, an unknown time zone or overlap, an invalid cron string, call options
+   * that fail the schema, an agent no worker serves) is refused and nothing is created.
+   * @example
+   * await agents.schedule('morning-digest', {
+   *   agent: 'digest', prompt: 'Summarise the tickets of the last day.', spec: { cron: '0 8 * * *', timeZone: 'Europe/Paris' },
+   * });
+   */
+  async schedule<AGENT extends string | AgentReference = string>(
+    scheduleId: string,
+    options: AgentScheduleOptions<CallOptionsOfAgent<AGENT>> & { agent: AGENT },
+  ): Promise<AgentScheduleHandle> {
+    return await this.scheduling().schedule(scheduleId, options);
+  }
+
+  /** The handle of a schedule by id: describe, pause, unpause, trigger, backfill, update, delete, runs. */
+  getSchedule(scheduleId: string): AgentScheduleHandle {
+    return this.scheduling().getHandle(scheduleId);
+  }
+
+  /** Cadre's schedules, each with its next run time, its newest run's status, and whether a worker serves its agent. */
+  async schedules(): Promise<AgentScheduleSummary[]> {
+    return await this.scheduling().list();
+  }
+
+  private scheduling(): AgentSchedules {
+    return new AgentSchedules(this.client, this.options.taskQueue, this.store, (agent) => this.workersFor(agent));
   }
 
   /** The task queue this client starts runs on. */

@@ -13,6 +13,10 @@ export type {
 export type { AgentPrompt } from './prompt-input';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';
+export { AgentScheduleHandle } from './agent-schedule-handle';
+export type { AgentScheduleChanges, AgentScheduleDescription, ScheduledRun } from './agent-schedule-handle';
+export type { AgentScheduleSummary } from './agent-schedules';
+export type { AgentScheduleOptions, AgentScheduleSpec } from './schedule-options';
 export { MemoryScope } from './memory-scope';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
 export { historySizeBytes } from './history-size';

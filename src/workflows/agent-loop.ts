@@ -230,18 +230,29 @@ export class AgentLoop {
     }
     const outputs = new Map<string, ToolOutcome>();
     const responses = new Map<string, ToolApprovalResponse>();
+    this.showRejections(step);
+    const settle = (call: ModelToolCall, outcome: ToolOutcome) => {
+      outputs.set(call.toolCallId, outcome);
+      this.state.showToolResult(call, outcome);
+    };
     const settled = await Promise.allSettled(
       step.toolCalls.map(async (call) => {
         // Only a human's decision is awaited: every await costs the sandbox a promise and its stack trace.
         const decision = call.approval?.type === 'user-approval' ? await this.decide(call) : automaticDecision(call);
-        if (!applyDecision(call, decision, outputs, responses)) return;
-        outputs.set(call.toolCallId, await this.answer(call, promptLength, decision?.statusDeferred === true));
+        const denial = applyDecision(call, decision, responses);
+        if (denial) return settle(call, denial);
+        settle(call, await this.answer(call, promptLength, decision?.statusDeferred === true));
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
     // Only a cancellation rejects a call (answer() turns other failures into error results).
     const cancellation = settled.find((outcome) => outcome.status === 'rejected');
     if (cancellation) throw cancellation.reason;
+  }
+
+  /** Shows the AI SDK's rejections of the step's invalid calls at once: nothing runs for them. */
+  private showRejections(step: RunModelStepResult): void {
+    for (const part of step.rejectedCalls) this.state.showToolResult(part, { output: part.output });
   }
 
   /** True for a call that needs no human and runs as a tool activity (no runtime tool, subagent or client-side tool). */
@@ -265,10 +276,22 @@ export class AgentLoop {
     const outputs = new Map<string, ToolOutcome>();
     const responses = new Map<string, ToolApprovalResponse>();
     const calls: ModelToolCall[] = [];
+    this.showRejections(step);
     for (const call of step.toolCalls) {
-      if (applyDecision(call, automaticDecision(call), outputs, responses)) calls.push(call);
+      const denial = applyDecision(call, automaticDecision(call), responses);
+      if (!denial) calls.push(call);
+      else {
+        outputs.set(call.toolCallId, denial);
+        this.state.showToolResult(call, denial);
+      }
     }
-    const running = calls.map((call) => this.scheduleTool(call, promptLength, false));
+    // Each call's result is shown as it arrives; the step's tool message is recorded once all have settled.
+    const running = calls.map((call) =>
+      this.scheduleTool(call, promptLength, false).then((result) => {
+        this.state.showToolResult(call, toolOutcome(call, result));
+        return result;
+      }),
+    );
     let settled: PromiseSettledResult<RunToolResult>[];
     if (running.length === 1) {
       // One call (the usual step): its activity alone, without the aggregate's extra promises.
@@ -531,15 +554,14 @@ interface CallDecision {
 const approvedToolStatusSignalMs = 1000;
 
 /**
- * Notes the call's approval response when it was decided, and its `execution-denied` output when
- * the decision denies it. True when the call may run.
+ * Notes the call's approval response when it was decided. Returns the call's `execution-denied`
+ * outcome when the decision denies it, undefined when the call may run.
  */
 function applyDecision(
   call: ModelToolCall,
   decision: CallDecision | undefined,
-  outputs: Map<string, ToolOutcome>,
   responses: Map<string, ToolApprovalResponse>,
-): boolean {
+): ToolOutcome | undefined {
   const approvalId = call.approval?.approvalId;
   if (decision && approvalId) {
     responses.set(call.toolCallId, {
@@ -549,11 +571,8 @@ function applyDecision(
       ...(decision.reason ? { reason: decision.reason } : {}),
     });
   }
-  if (!decision || decision.approved) return true;
-  outputs.set(call.toolCallId, {
-    output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' },
-  });
-  return false;
+  if (!decision || decision.approved) return undefined;
+  return { output: { type: 'execution-denied', reason: decision.reason ?? 'The tool call was denied.' } };
 }
 
 /** A tool activity's result as the call's outcome: a stored output's summary, or the output itself. */

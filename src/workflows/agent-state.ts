@@ -38,6 +38,8 @@ export class AgentState {
   readonly events: EventLog;
   readonly conversation: Conversation;
   private openCalls: StepCall[] = [];
+  /** Calls of the current step whose `tool-result` event was emitted before the step's tool message. */
+  private readonly shownResults = new Set<string>();
   private counters = {
     steps: 0,
     activations: 0,
@@ -282,9 +284,21 @@ export class AgentState {
           ? { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output }
           : { type: 'stored-tool-result', toolCallId: call.toolCallId, toolName: call.toolName },
       );
-      this.emitToolResult(call, outcome);
+      this.showToolResult(call, outcome);
     }
     this.appendToolMessage(content);
+    this.shownResults.clear();
+  }
+
+  /**
+   * Emits a call's `tool-result` event as soon as the call is answered, so watchers see each
+   * call settle while its siblings still run (or wait for a human); the step's tool message is
+   * still appended once, by {@link recordToolResults}, which emits only what was not shown.
+   */
+  showToolResult(call: StepCall, outcome: ToolOutcome): void {
+    if (this.shownResults.has(call.toolCallId)) return;
+    this.shownResults.add(call.toolCallId);
+    this.emitToolResult(call, outcome);
   }
 
   /** Ends the current activation with its reason; `error` is kept for the status report. `closeReason` marks the end of the run (`idle`). */
@@ -307,8 +321,9 @@ export class AgentState {
       toolName: call.toolName,
       output: { type: 'error-text' as const, value: reason },
     }));
-    for (const call of open) this.emitToolResult(call, { output: { type: 'error-text', value: reason } });
+    for (const call of open) this.showToolResult(call, { output: { type: 'error-text', value: reason } });
     this.appendToolMessage(content);
+    this.shownResults.clear();
     return open.length;
   }
 

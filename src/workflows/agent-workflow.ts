@@ -45,6 +45,7 @@ import { commitWrites, conversationOf, writesPending } from './store-writes';
 import { openPatchBaseline } from './patch-baseline';
 import { runBuildReport } from './run-build';
 import { BuildMove } from './build-move';
+import { withScheduleContext } from './schedule-context';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
@@ -68,7 +69,7 @@ export const interruptedToolResult = 'Interrupted: the user stopped this turn be
  * waiting for the next message. Its first command records the patch baseline.
  */
 export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  return runAgent(input, openPatchBaseline);
+  return runAgent(withScheduleContext(input), openPatchBaseline);
 }
 
 /**

@@ -135,6 +135,30 @@ describe('tool approvals on a real Temporal server', () => {
     expect(executions).toEqual({ read: 1, remove: 1 });
   });
 
+  it('streams each call’s result when it finishes, while a sibling call still waits for a human', async () => {
+    const handle = await env.client.start('asker', { prompt: 'clean up' });
+    await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'approval request');
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 30_000);
+    const results: string[] = [];
+    for await (const event of handle.stream({ signal: stop.signal, textDeltas: false })) {
+      if (event.type === 'approval-decided') break;
+      if (event.type !== 'tool-result') continue;
+      results.push(event.toolCallId);
+      break;
+    }
+    clearTimeout(timer);
+    expect(results).toEqual(['call-1-0']);
+    expect(await handle.pendingApprovals()).toHaveLength(1);
+    await handle.approve('approval-1-2', { by: 'alice' });
+    expect((await handle.result()).text).toBe('done');
+    const toolResults = [];
+    for await (const event of handle.stream({ textDeltas: false }))
+      if (event.type === 'tool-result') toolResults.push(event.toolCallId);
+    // Each call's result is shown once, in the order the calls finished.
+    expect(toolResults).toEqual(['call-1-0', 'call-1-1']);
+  });
+
   it('answers a denial by signal with an execution-denied result carrying the reason', async () => {
     const handle = await env.client.start('asker-one', { prompt: 'clean up' });
     await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'approval request');

@@ -42,7 +42,7 @@ describe('chat page in a browser', () => {
     });
     server = await startChatServer({
       client,
-      agents: ['chat-files', 'chat-research'],
+      agents: ['chat-files', 'chat-research', 'chat-states'],
       port: 0,
       pageDir: await buildChatPage(),
     });
@@ -127,6 +127,82 @@ describe('chat page in a browser', () => {
     await page.getByTestId('approve').click();
     await page.getByText('Done: deleted g.log.').waitFor();
     expect(executions['delete_file:g.log']).toBe(1);
+  });
+
+  it('shows every final state of a tool call, a policy denial and a timed-out request included, with no console error', async () => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await openChat('chat-states');
+    await send('show every state');
+    const tool = (name: string) => page.getByTestId(`tool-${name}`);
+    await tool('wipe_disk').and(page.locator('[data-state="approval-requested"]')).waitFor();
+    // The calls beside the wait settle on the open response: none stays "running…".
+    await tool('list_files').and(page.locator('[data-state="output-available"]')).waitFor();
+    await tool('read_file').and(page.locator('[data-state="output-available"]')).waitFor({ timeout: 30_000 });
+    await tool('broken').and(page.locator('[data-state="output-error"]')).waitFor();
+    expect(await tool('format_disk').getByTestId('denial').textContent()).toBe(
+      'Denied automatically: Formatting is never allowed',
+    );
+    await page.getByText('All calls settled.').waitFor({ timeout: 30_000 });
+    const finalStates = async () =>
+      Object.fromEntries(
+        await page
+          .locator('[data-state]')
+          .evaluateAll((items) =>
+            items.map((item) => [item.getAttribute('data-testid'), item.getAttribute('data-state')]),
+          ),
+      ) as Record<string, string>;
+    const expected = {
+      'tool-list_files': 'output-available',
+      'tool-read_file': 'output-available',
+      'tool-broken': 'output-error',
+      'tool-format_disk': 'output-denied',
+      'tool-wipe_disk': 'output-denied',
+    };
+    expect(await finalStates()).toEqual(expected);
+    expect(await tool('wipe_disk').getByTestId('denial').textContent()).toMatch(/^Denied: No decision within 4s/);
+    expect(await page.getByText('running…').count()).toBe(0);
+    await page.reload();
+    await page.getByText('All calls settled.').waitFor();
+    expect(await finalStates()).toEqual(expected);
+    expect(await page.getByTestId('part-error').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the chat on screen when one part cannot render, and says which part on the console', async () => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const chatId = `chat-files-broken${chatNumber++}`;
+    // A server that sends a denied part without its approval, as no AI SDK type allows.
+    await page.route(`**/api/chat/${chatId}/messages`, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify([
+          { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay it' }] },
+          {
+            id: 'a1',
+            role: 'assistant',
+            parts: [
+              { type: 'text', text: 'Before the broken part.' },
+              { type: 'tool-pay_invoice', toolCallId: 'c1', state: 'output-denied', input: { amount: 1 } },
+              { type: 'text', text: 'After the broken part.' },
+            ],
+          },
+        ]),
+      }),
+    );
+    await page.goto(`${server.url}?agent=chat-files&chat=${chatId}`);
+    await page.getByTestId('part-error').waitFor();
+    expect(await page.getByTestId('part-error').textContent()).toContain('tool-pay_invoice, output-denied');
+    await page.getByText('Before the broken part.').waitFor();
+    await page.getByText('After the broken part.').waitFor();
+    await page.getByTestId('chat-input').waitFor();
+    expect(errors.some((text) => text.includes('type tool-pay_invoice, state output-denied'))).toBe(true);
   });
 
   it('resumes a stream after a reload in the middle of it, with no text lost or repeated', async () => {

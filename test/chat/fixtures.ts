@@ -158,8 +158,63 @@ export const chatResearch = defineAgent({
   ),
 });
 
+/**
+ * An agent whose first step reaches every final state a tool part has: an output (one fast, one
+ * slow), an error, a denial by policy and a request that times out into a denial.
+ */
+export const chatStates = defineAgent({
+  name: 'chat-states',
+  instructions: 'You show every state.',
+  tools: {
+    list_files: tool({
+      description: 'Lists files.',
+      inputSchema: z.object({}),
+      execute: async () => ['notes/old.txt'],
+    }),
+    read_file: tool({
+      description: 'Reads a file, slowly.',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return `contents of ${path}`;
+      },
+    }),
+    broken: tool({
+      description: 'Always fails.',
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('the disk is on fire');
+      },
+    }),
+    format_disk: tool({
+      description: 'Formats the disk.',
+      inputSchema: z.object({}),
+      execute: async () => 'formatted',
+    }),
+    wipe_disk: tool({ description: 'Wipes the disk.', inputSchema: z.object({}), execute: async () => 'wiped' }),
+  },
+  toolApproval: {
+    format_disk: { type: 'denied', reason: 'Formatting is never allowed' },
+    wipe_disk: 'user-approval',
+  },
+  approvalTimeout: '4s',
+  model: chatModel((options) =>
+    options.prompt.at(-1)?.role === 'tool'
+      ? { text: 'All calls settled.' }
+      : {
+          toolCalls: [
+            { toolName: 'list_files', input: {} },
+            { toolName: 'read_file', input: { path: 'notes/old.txt' } },
+            { toolName: 'broken', input: {} },
+            { toolName: 'format_disk', input: {} },
+            { toolName: 'wipe_disk', input: {} },
+          ],
+        },
+  ),
+});
+
 /** Every agent the chat tests serve. */
-export const chatAgents = [chatFiles, chatArchivist, chatResearch];
+export const chatAgents = [chatFiles, chatArchivist, chatResearch, chatStates];
 
 /** The approval secret the chat tests' worker signs with. */
 export const chatSecret = 'cadre-chat-test-secret-0123456789-abcdef';

@@ -4,13 +4,13 @@ import path from 'node:path';
 const root = path.join(__dirname, '..', '..');
 const marker = '<!-- readme-example: test/testing/readme-example.test.ts -->';
 
-/** The README's code block after the marker. */
-function readmeExample(): string {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+/** The code block after the marker on a page (README.md, or docs/testing.md which shows the same test). */
+function readmeExample(page = 'README.md'): string {
+  const readme = fs.readFileSync(path.join(root, page), 'utf8');
   const at = readme.indexOf(marker);
-  if (at < 0) throw new Error(`README.md lost its marker ${marker}; put it back above the testing example.`);
+  if (at < 0) throw new Error(`${page} lost its marker ${marker}; put it back above the testing example.`);
   const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (!block?.[1]) throw new Error('README.md has no ```ts block after the testing example marker.');
+  if (!block?.[1]) throw new Error(`${page} has no \`\`\`ts block after the testing example marker.`);
   return block[1];
 }
 
@@ -21,6 +21,7 @@ describe('the README testing example', () => {
       .replace("from '../../src/testing';", "from 'cadre/testing';")
       .replace("from '../../src';", "from 'cadre';");
     expect(readmeExample()).toBe(file);
+    expect(readmeExample('docs/testing.md')).toBe(file);
   });
 
   it('keeps each test within 15 lines', () => {

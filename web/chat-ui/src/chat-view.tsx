@@ -1,7 +1,8 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { MessagePart } from './message-part';
+import { PartBoundary, type PartIdentity } from './part-boundary';
 
 interface CadreMetadata {
   cadre?: { workflowId: string; uiUrl?: string };
@@ -14,6 +15,17 @@ function approvalsAnswered({ messages }: { messages: UIMessage[] }): boolean {
   const states = last.parts.map((part) => (part as { state?: string }).state);
   return states.includes('approval-responded') && !states.includes('approval-requested');
 }
+
+/** True while the last message shows an approval request nobody here has answered yet. */
+function awaitsDecision(messages: UIMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  return (
+    last?.role === 'assistant' && last.parts.some((part) => (part as { state?: string }).state === 'approval-requested')
+  );
+}
+
+/** How often a chat waiting for a decision asks whether the run moved on without this page (a timeout, another client). */
+const decisionPollMs = 3000;
 
 /** One chat with one agent: a Cadre session that outlives this page, the server and the worker. */
 export function ChatView({
@@ -36,15 +48,37 @@ export function ChatView({
       }),
     [agent],
   );
-  const { messages, sendMessage, addToolApprovalResponse, status, error, stop, clearError } = useChat({
-    id: chatId,
-    messages: initialMessages,
-    transport,
-    resume: true,
-    sendAutomaticallyWhen: approvalsAnswered,
-  });
+  const { messages, setMessages, sendMessage, addToolApprovalResponse, resumeStream, status, error, stop, clearError } =
+    useChat({
+      id: chatId,
+      messages: initialMessages,
+      transport,
+      resume: true,
+      sendAutomaticallyWhen: approvalsAnswered,
+    });
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
+  const waiting = status === 'ready' && awaitsDecision(messages);
+  useEffect(() => {
+    // The response ended at the request: a timeout's denial or a decision made elsewhere shows here too.
+    if (!waiting) return;
+    let stopped = false;
+    const timer = setInterval(() => {
+      void fetch(`/api/chat/${encodeURIComponent(chatId)}/messages`)
+        .then(async (response) => (response.ok ? ((await response.json()) as UIMessage[]) : undefined))
+        .then((restored) => {
+          if (stopped || !restored || awaitsDecision(restored)) return;
+          setMessages(restored);
+          // Follows the rest of the turn if it still runs (the stream endpoint answers 204 otherwise).
+          void resumeStream();
+        })
+        .catch(() => undefined);
+    }, decisionPollMs);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [waiting, chatId, setMessages, resumeStream]);
   const runUrl = [...messages]
     .reverse()
     .find((message) => (message.metadata as CadreMetadata | undefined)?.cadre?.uiUrl)?.metadata as
@@ -66,13 +100,14 @@ export function ChatView({
         {messages.map((message) => (
           <div key={message.id} className={`message ${message.role}`} data-role={message.role}>
             {message.parts.map((part, index) => (
-              <MessagePart
-                key={index}
-                part={part}
-                onDecide={(id, approved) =>
-                  void addToolApprovalResponse({ id, approved, reason: approved ? undefined : 'Denied in the chat' })
-                }
-              />
+              <PartBoundary key={index} part={part as PartIdentity}>
+                <MessagePart
+                  part={part}
+                  onDecide={(id, approved) =>
+                    void addToolApprovalResponse({ id, approved, reason: approved ? undefined : 'Denied in the chat' })
+                  }
+                />
+              </PartBoundary>
             ))}
           </div>
         ))}

@@ -88,7 +88,10 @@ export function MessagePart({
       return (
         <div className="tool denied" data-testid={`tool-${name}`} data-state={part.state}>
           {head}
-          <p data-testid="denial">Denied{part.approval.reason ? `: ${part.approval.reason}` : ''}</p>
+          <p data-testid="denial">
+            {part.approval.isAutomatic ? 'Denied automatically' : 'Denied'}
+            {part.approval.reason ? `: ${part.approval.reason}` : ''}
+          </p>
         </div>
       );
     case 'output-error':

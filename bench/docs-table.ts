@@ -1,0 +1,159 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+
+/** One figure line a benchmark reported (`report()` in bench-env.ts). */
+export type BenchFigures = Record<string, unknown>;
+
+/** Where a run's figures came from: the commit, when, and the machine they were measured on. */
+export interface BenchStamp {
+  commit: string;
+  date: string;
+  machine: string;
+  /** The floor measures that ran, when `CADRE_BENCH_MEASURES` chose some. */
+  measures?: string;
+}
+
+/** The page the tables live in. */
+export const benchmarksPage = join(__dirname, '..', 'docs', 'benchmarks.md');
+
+/** The opening and closing markers of a benchmark's generated section in docs/benchmarks.md. */
+export function sectionMarkers(bench: string): { open: string; close: string } {
+  return { open: `<!-- bench-results: ${bench} -->`, close: `<!-- /bench-results: ${bench} -->` };
+}
+
+/** The stamp of a run made now, in this checkout, on this machine. */
+export function currentStamp(): BenchStamp {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: __dirname, encoding: 'utf8' }).trim();
+  const dirty = git('status', '--porcelain', '--untracked-files=no') === '' ? '' : ' (with uncommitted changes)';
+  const cpus = os.cpus();
+  return {
+    commit: `${git('rev-parse', '--short', 'HEAD')}${dirty}`,
+    date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    machine: `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`,
+    measures: process.env.CADRE_BENCH_MEASURES,
+  };
+}
+
+/** The generated section of one benchmark: the stamp line, then its table. */
+export function benchSection(bench: string, figures: BenchFigures[], stamp: BenchStamp): string {
+  const measures = stamp.measures ? `; measures: ${stamp.measures}` : '';
+  const stampLine = `Commit ${stamp.commit}, ${stamp.date}, ${stamp.machine}${measures}.`;
+  return `${stampLine}\n\n${benchTable(bench, figures)}`;
+}
+
+/** Replaces the text between a benchmark's markers with `section`; the rest of the page is kept as it is. */
+export function rewriteBenchSection(markdown: string, bench: string, section: string): string {
+  const { open, close } = sectionMarkers(bench);
+  const start = markdown.indexOf(open);
+  const end = markdown.indexOf(close);
+  if (start < 0 || end < start) {
+    throw new Error(
+      `docs/benchmarks.md has no section for the '${bench}' benchmark: put the lines ${open} and ${close} where its table belongs.`,
+    );
+  }
+  return `${markdown.slice(0, start + open.length)}\n\n${section.trim()}\n\n${markdown.slice(end)}`;
+}
+
+/** Rewrites the benchmark's table in docs/benchmarks.md (or `page`) from a run's figures. */
+export function writeBenchDocs(
+  bench: string,
+  figures: BenchFigures[],
+  stamp = currentStamp(),
+  page = benchmarksPage,
+): void {
+  if (figures.length === 0)
+    throw new Error(`The '${bench}' benchmark reported no figures; docs/benchmarks.md is unchanged.`);
+  const markdown = readFileSync(page, 'utf8');
+  writeFileSync(page, rewriteBenchSection(markdown, bench, benchSection(bench, figures, stamp)));
+}
+
+/** A markdown table of a run's figures, laid out for the benchmark that reported them. */
+export function benchTable(bench: string, figures: BenchFigures[]): string {
+  if (bench === 'floor') return floorTable(figures);
+  if (bench === 'history') {
+    return table(
+      ['steps', 'history bytes', 'transcript bytes', 'history / transcript', 'target'],
+      figures.map((each) => [
+        each.steps,
+        each.historyBytes,
+        each.transcriptBytes,
+        `${String(each.ratio)}x`,
+        each.target,
+      ]),
+    );
+  }
+  return table(
+    ['figure', 'value'],
+    figures.flatMap((each) => flatten(each).filter(([key]) => key !== 'bench')),
+  );
+}
+
+/** What each floor measure is, as the table names it, and the unit of its figures. */
+const floorMeasures: Record<string, { label: string; unit: string }> = {
+  'cpu-per-model-step-ms': { label: 'worker + server CPU per model step (zero-latency model)', unit: ' ms' },
+  'subagents-16-vs-1-wall-ratio': {
+    label: '16 parallel subagents vs one, model latency 1 s each (wall time ratio)',
+    unit: 'x',
+  },
+  'cpu-per-subagent-start-ms': {
+    label: 'worker + server CPU per subagent start (64 children, minus a run with 1)',
+    unit: ' ms',
+  },
+  'approve-to-tool-start-burst-p99-ms': { label: 'approve-to-tool-start, burst, p99 (median trial)', unit: ' ms' },
+  'approve-to-tool-start-burst-p50-ms': { label: 'approve-to-tool-start, burst, p50 (median trial)', unit: ' ms' },
+  'approve-to-tool-start-one-at-a-time-p50-ms': { label: 'approve-to-tool-start, one at a time, p50', unit: ' ms' },
+  'worker-heap-per-waiting-session-kib': { label: 'worker V8 heap per waiting session', unit: ' KiB' },
+  'worker-rss-per-waiting-session-kib': { label: 'worker RSS per waiting session', unit: ' KiB' },
+};
+
+function floorTable(figures: BenchFigures[]): string {
+  const rows = figures.flatMap((each) => {
+    const measure = String(each.measure);
+    const { label, unit } = floorMeasures[measure] ?? { label: measure, unit: '' };
+    const figure = (value: unknown) => (value === undefined ? '' : `${formatNumber(value)}${unit}`);
+    const target = each.target === 'none' || each.target === undefined ? '' : String(each.target);
+    const row = [label, figure(each.cadre), figure(each.floor), `${formatNumber(each.ratio)}x`, target];
+    if (each.floorModelThenWait === undefined) return [row];
+    return [
+      row,
+      [
+        'the same, against the floor that runs a model activity first',
+        '',
+        figure(each.floorModelThenWait),
+        `${formatNumber(each.ratioModelThenWait)}x`,
+        '',
+      ],
+    ];
+  });
+  return table(['measure', 'Cadre', 'floor', 'ratio', 'target'], rows);
+}
+
+/** Nested figures as `a.b` keys, for a key-value table. */
+function flatten(figures: BenchFigures, prefix = ''): Array<[string, unknown]> {
+  return Object.entries(figures).flatMap(([key, value]): Array<[string, unknown]> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? flatten(value as BenchFigures, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
+}
+
+function formatNumber(value: unknown): string {
+  if (typeof value !== 'number') return value === undefined ? '' : String(value);
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+function table(header: string[], rows: unknown[][]): string {
+  const cell = (value: unknown) =>
+    (typeof value === 'number'
+      ? formatNumber(value)
+      : Array.isArray(value)
+        ? value.join(' / ')
+        : value === undefined
+          ? ''
+          : String(value)
+    ).replace(/\|/g, '\\|');
+  const lines = [header, header.map(() => '---'), ...rows.map((row) => row.map(cell))];
+  return lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
+}
