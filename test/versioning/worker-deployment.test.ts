@@ -8,6 +8,7 @@ import { agentFingerprint, agentFingerprints } from '../../src/agents/agent-fing
 import { ConfigurationError } from '../../src/errors';
 import { deploymentOptions, resolveDeployment } from '../../src/worker/worker-deployment';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
+import { cadre } from './cadre-cli';
 
 const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
 const lookup = tool({ description: 'look up', inputSchema: z.object({ key: z.string() }), execute: async () => 'x' });
@@ -45,6 +46,12 @@ describe('worker deployments', () => {
     expect(() => resolveDeployment({ name: 'my.deploy', buildId: 'A' }, none, {})).toThrow(/not one Temporal accepts/);
     expect(() => resolveDeployment({ name: '', buildId: 'A' }, none, {})).toThrow(/is empty/);
     expect(() => resolveDeployment({ name: 'cadre', buildId: 'a b' }, none, {})).toThrow(/not one Temporal accepts/);
+  });
+
+  it('refuses cadre worker --build-id without --deployment, saying what to pass', async () => {
+    const { code, output } = await cadre(['worker', '--build-id', 'B'], { CADRE_DEPLOYMENT: '' });
+    expect(code).toBe(1);
+    expect(output).toContain('--build-id B was given without --deployment');
   });
 
   it('refuses createAgentWorker with both deployment and workerDeploymentOptions before it connects', async () => {

@@ -79,7 +79,10 @@ export interface WorkerVersioningFlags {
   buildId?: string;
 }
 
-function deploymentFrom({ deployment, buildId }: WorkerVersioningFlags): { deployment?: AgentWorkerDeployment } {
+function deploymentFrom(flags: WorkerVersioningFlags): { deployment?: AgentWorkerDeployment } {
+  // An empty variable (CADRE_DEPLOYMENT= in compose) is no value.
+  const deployment = flags.deployment || undefined;
+  const buildId = flags.buildId || undefined;
   if (deployment === undefined && buildId !== undefined) {
     throw new ConfigurationError(
       `--build-id ${buildId} was given without --deployment. Name the deployment too (--deployment or CADRE_DEPLOYMENT), or drop --build-id to run without Worker Versioning.`,
