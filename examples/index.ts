@@ -1,5 +1,6 @@
 import type { AnyAgentDefinition } from '../src/agents/agent-definition';
 import { assistant } from './assistant/agent';
+import { digest } from './digest/agent';
 import { fileManager } from './file-manager/agent';
 import { memoryAgent } from './memory/agent';
 import { analyst, archivist, concierge, leadResearcher } from './research/agent';
@@ -13,4 +14,5 @@ export const exampleAgents: AnyAgentDefinition[] = [
   analyst,
   concierge,
   memoryAgent,
+  digest,
 ];

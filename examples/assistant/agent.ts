@@ -11,10 +11,9 @@ export const assistant = defineAgent({
       description: 'The current date and time in a time zone.',
       inputSchema: z.object({ timeZone: z.string().describe('IANA time zone, e.g. Europe/Paris') }),
       execute: async ({ timeZone }) => {
-        // Accepts a zone inside a longer text too ("the time in Asia/Tokyo"); falls back to UTC.
-        const named = /[A-Za-z]+\/[A-Za-z_]+/.exec(timeZone)?.[0] ?? timeZone;
-        const zone = isTimeZone(named) ? named : 'UTC';
-        return { timeZone: zone, now: new Date().toLocaleString('en-GB', { timeZone: zone }) };
+        if (!isTimeZone(timeZone))
+          throw new Error(`'${timeZone}' is not an IANA time zone; pass one such as Europe/Paris, Asia/Tokyo or UTC.`);
+        return { timeZone, now: new Date().toLocaleString('en-GB', { timeZone }) };
       },
     }),
     text_stats: tool({

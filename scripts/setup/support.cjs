@@ -5,17 +5,42 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..', '..');
-const cadreDir = path.join(root, '.cadre');
+/** The Cadre package: a checkout, or `node_modules/cadre` in a user's project (never written to). */
+const packageRoot = path.resolve(__dirname, '..', '..');
+
+/** The nearest folder at or above `start` with a package.json, or undefined. */
+function projectRootAbove(start) {
+  for (let directory = path.resolve(start); ; directory = path.dirname(directory)) {
+    if (fs.existsSync(path.join(directory, 'package.json'))) return directory;
+    if (path.dirname(directory) === directory) return undefined;
+  }
+}
+
+const projectRoot = projectRootAbove(process.cwd()) || process.cwd();
+/** True in a checkout of Cadre (its own scripts), false in a user's project (`npx cadre setup`). */
+const inCheckout = path.resolve(projectRoot) === packageRoot;
+/** The Cadre home: CADRE_HOME, else the project's `.cadre/`; src/server/paths.ts (cadreHome) must agree. */
+const cadreDir = process.env.CADRE_HOME ? path.resolve(process.env.CADRE_HOME) : path.join(projectRoot, '.cadre');
 
 /** Where setup provisions; src/server/paths.ts must agree. */
 const paths = {
-  root,
   cadreDir,
   binDir: path.join(cadreDir, 'bin'),
   dataDir: path.join(cadreDir, 'data'),
   testServerDir: path.join(cadreDir, 'test-server'),
 };
+
+/** The command that runs setup again, as a person types it here. */
+const SETUP_COMMAND = inCheckout ? 'npm run setup' : 'npx cadre setup';
+
+/** Creates the home folder with a `.gitignore` that keeps it all out of git (as src/server/paths.ts does). */
+function ensureHome() {
+  fs.mkdirSync(paths.dataDir, { recursive: true });
+  const ignore = path.join(cadreDir, '.gitignore');
+  if (!fs.existsSync(ignore)) {
+    fs.writeFileSync(ignore, "# Cadre's runs, conversations and servers; `rm -rf` it to start over.\n*\n");
+  }
+}
 
 const ALTERNATIVES =
   'Alternatives: set TEMPORAL_ADDRESS=host:port to use an existing Temporal server, ' +
@@ -28,8 +53,10 @@ function say(line) {
   process.stdout.write(`[cadre setup] ${line}\n`);
 }
 
+/** `file` relative to the working directory when it is inside it or next to it, else absolute. */
 function relative(file) {
-  return path.relative(process.cwd(), file) || file;
+  const shown = path.relative(process.cwd(), file);
+  return shown && !shown.startsWith(`..${path.sep}..`) && !path.isAbsolute(shown) ? shown : file;
 }
 
 function seconds(startedAt) {
@@ -96,7 +123,7 @@ for (const [signal, exitCode] of [
     for (const child of activeChildren) child.kill(signal);
     for (const folder of activeStaging) removeQuietly(folder);
     process.stderr.write(
-      `[cadre setup] interrupted by ${signal}; nothing half-finished was kept. Rerun \`npm run setup\`.\n`,
+      `[cadre setup] interrupted by ${signal}; nothing half-finished was kept. Rerun \`${SETUP_COMMAND}\`.\n`,
     );
     process.exit(exitCode);
   });
@@ -156,6 +183,9 @@ function run(command, args, { dropPattern, ...options } = {}) {
 
 module.exports = {
   ALTERNATIVES,
+  SETUP_COMMAND,
+  ensureHome,
+  inCheckout,
   SetupError,
   createStaging,
   isExecutable,

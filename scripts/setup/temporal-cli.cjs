@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const {
   ALTERNATIVES,
+  SETUP_COMMAND,
   SetupError,
   createStaging,
   isExecutable,
@@ -46,7 +47,7 @@ function checkGo() {
   if (result.error || result.status !== 0) {
     throw new SetupError(
       'Go >= 1.22 is needed to build the Temporal CLI, but `go` is not on PATH. ' +
-        `Install Go >= 1.22 (e.g. your package manager or the official tarball) and rerun \`npm run setup\`. ${ALTERNATIVES}`,
+        `Install Go >= 1.22 (e.g. your package manager or the official tarball) and rerun \`${SETUP_COMMAND}\`. ${ALTERNATIVES}`,
     );
   }
   const match = /go(\d+)\.(\d+)/.exec(result.stdout);

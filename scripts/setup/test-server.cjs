@@ -7,6 +7,7 @@ const net = require('node:net');
 const path = require('node:path');
 const {
   ALTERNATIVES,
+  SETUP_COMMAND,
   SetupError,
   createStaging,
   isExecutable,
@@ -84,7 +85,7 @@ function checkJavaAndMaven() {
   if (missing.length > 0) {
     throw new SetupError(
       `Java 8+ and Maven are needed to fetch the Temporal time-skipping test server; missing: ${missing.join(', ')}. ` +
-        `Install them (e.g. \`apt-get install default-jdk-headless maven\`) and rerun \`npm run setup\`. ${ALTERNATIVES} ` +
+        `Install them (e.g. \`apt-get install default-jdk-headless maven\`) and rerun \`${SETUP_COMMAND}\`. ${ALTERNATIVES} ` +
         '(Time-skipping tests still need Java.)',
     );
   }

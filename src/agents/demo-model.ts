@@ -11,22 +11,19 @@ import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { streamFromResult } from './stream-from-result';
 import { previewValue } from '../protocol/text-preview';
 import { demoMemoryAnswer } from './demo-memory-script';
+import type { FieldKind } from './demo-fields';
+import { type DemoPlan, type PlannedCall, planTurn } from './demo-plan';
+import { callsOfTurn, fellThrough, summarizeTurn } from './demo-summary';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';
 
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  enum?: unknown[];
-};
-
 /**
- * The offline `demo` provider's model: a fixed script, not a language model. On a new user
- * message it calls every available tool once (in parallel) with inputs made from the tool's
- * schema and the message; once results are in, it reports them. An agent with the memory tool
- * gets a memory script instead (see `demoMemoryAnswer`). Lets Cadre run with no key.
+ * The offline `demo` provider's model: a fixed script, not a language model. It reads the user
+ * message as a person would (paths, time zones, amounts, names it names), calls only the tools
+ * whose inputs the message gives, one kind of step at a time (look around, look closer, act),
+ * and ends with a summary of what happened. An agent with the memory tool gets a memory script
+ * instead (see `demoMemoryAnswer`). Lets Cadre run with no key.
  */
 export class DemoModel implements LanguageModelV4 {
   readonly specificationVersion = 'v4';
@@ -66,27 +63,71 @@ export class DemoModel implements LanguageModelV4 {
     if (last?.role === 'user' && userText(last).startsWith('[subagent ')) {
       return [{ type: 'text', text: `${demoLabel} A background subagent reported back:\n${userText(last)}` }];
     }
-    if (last?.role === 'user' && tools.length > 0) {
-      const text = userText(last);
+    const start = prompt.map((message) => message.role).lastIndexOf('user');
+    const said = start >= 0 ? userText(prompt[start]!) : '';
+    if (tools.length === 0) return [{ type: 'text', text: `${demoLabel} You said: ${said}` }];
+    const instructions = prompt
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n');
+    const plan = planTurn(tools, said, instructions);
+    const turn = prompt.slice(start + 1);
+    const stepsTaken = turn.filter(
+      (message) => message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call'),
+    ).length;
+    const calls = callsOfTurn(turn);
+    const next = plan.steps[stepsTaken];
+    // A person does not go on after a failed or denied call: they report it.
+    const stopped = calls.some(fellThrough);
+    if (next !== undefined && !stopped) {
       return [
-        { type: 'text', text: `${demoLabel} Calling ${tools.map((tool) => tool.name).join(', ')}.` },
-        ...tools.map((tool, index) => ({
+        { type: 'text', text: `${demoLabel} Calling ${next.map(callText).join(', ')}.` },
+        ...next.map((call, index) => ({
           type: 'tool-call' as const,
           toolCallId: `demo-${prompt.length}-${index}`,
-          toolName: tool.name,
-          input: JSON.stringify(sampleInput(tool.inputSchema as JsonSchema, text)),
+          toolName: call.toolName,
+          input: JSON.stringify(call.input),
         })),
       ];
     }
-    if (last?.role === 'tool') {
-      const lines = last.content
-        .filter((part) => part.type === 'tool-result')
-        .map((part) => `- ${part.toolName}: ${describeOutput(part.output)}`);
-      return [{ type: 'text', text: `${demoLabel} The tools answered:\n${lines.join('\n')}` }];
+    if (calls.length > 0) {
+      const notCalled = stopped
+        ? plan.steps.slice(stepsTaken).flatMap((step) => step.map((call) => call.toolName))
+        : [];
+      return [{ type: 'text', text: summarizeTurn(calls, tools, notCalled, demoLabel) }];
     }
-    const text = last?.role === 'user' ? userText(last) : '';
-    return [{ type: 'text', text: `${demoLabel} You said: ${text}` }];
+    return [{ type: 'text', text: nothingToCall(plan, said) }];
   }
+}
+
+function callText(call: PlannedCall): string {
+  return call.label ? `${call.toolName}(${call.label})` : call.toolName;
+}
+
+/** The answer when the message gives no tool what it needs: what each tool would need. */
+function nothingToCall(plan: DemoPlan, said: string): string {
+  const needs = plan.unmet.map((tool) => `- ${tool.toolName} needs ${tool.needs.map(kindText).join(' and ')}`);
+  const intro = `${demoLabel} Your message ("${previewValue(said, 80)}") names nothing my tools need, so I called none.`;
+  return needs.length > 0 ? `${intro}\n${needs.join('\n')}` : intro;
+}
+
+const kindTexts: Partial<Record<FieldKind, string>> = {
+  path: 'a path (e.g. notes/old.txt)',
+  zone: 'a time zone (e.g. Europe/Paris)',
+  amount: 'an amount (e.g. 120 EUR)',
+  recipient: 'a recipient (e.g. to ACME)',
+  url: 'a URL',
+  email: 'an email address',
+  id: 'an id (e.g. INV-42)',
+  date: 'a date (YYYY-MM-DD)',
+  number: 'a number',
+  choice: 'one of its choices',
+  text: 'a quoted text',
+  structured: 'structured input',
+};
+
+function kindText(kind: FieldKind): string {
+  return kindTexts[kind] ?? kind;
 }
 
 function userText(message: LanguageModelV4Prompt[number]): string {
@@ -95,25 +136,4 @@ function userText(message: LanguageModelV4Prompt[number]): string {
     .map((part) => ('text' in part && typeof part.text === 'string' ? part.text : ''))
     .join(' ')
     .trim();
-}
-
-function sampleInput(schema: JsonSchema, text: string): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  // Only required fields: optional ones (run_in_background, model choices) keep their defaults.
-  const required = new Set(schema.required ?? []);
-  for (const [key, property] of Object.entries(schema.properties ?? {})) {
-    if (!required.has(key)) continue;
-    const type = Array.isArray(property.type) ? property.type[0] : property.type;
-    if (property.enum && property.enum.length > 0) input[key] = property.enum[0];
-    else if (type === 'number' || type === 'integer') input[key] = Number(/\d+/.exec(text)?.[0] ?? 1);
-    else if (type === 'boolean') input[key] = true;
-    else if (type === 'array') input[key] = [];
-    else if (type === 'object') input[key] = {};
-    else input[key] = text;
-  }
-  return input;
-}
-
-function describeOutput(output: { type: string; value?: unknown; reason?: string }): string {
-  return previewValue(output.type === 'execution-denied' ? `denied: ${output.reason ?? 'no reason'}` : output.value);
 }

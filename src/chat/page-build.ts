@@ -2,33 +2,44 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { ConfigurationError } from '../errors';
+import { findProjectRoot } from '../server/package-roots';
 
-/** Where the chat page's sources are: `web/chat-ui` of this checkout. */
-export function chatPageSourceDir(): string {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'web', 'chat-ui');
-    if (existsSync(join(candidate, 'index.html'))) return candidate;
-    if (dirname(dir) === dir) {
-      throw new Error(
-        `The chat page's sources (web/chat-ui/index.html) are not above ${__dirname}; run from a checkout of Cadre, or pass pageDir with a built page.`,
-      );
-    }
-  }
+/** Where the chat page's sources are: `web/chat-ui` of a checkout of Cadre; undefined in an installed package. */
+export function findChatPageSources(): string | undefined {
+  const candidate = join(findProjectRoot(__dirname), 'web', 'chat-ui');
+  return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
+}
+
+/** The page built into the package when it was packed (`dist/chat-ui`, beside the compiled `dist/src`). */
+export function shippedChatPageDir(): string {
+  return resolve(__dirname, '..', '..', 'chat-ui');
 }
 
 /** Default output folder of the built page: git-ignored `.cadre/chat-ui` of the checkout. */
-export function defaultChatPageDir(): string {
-  return resolve(chatPageSourceDir(), '..', '..', '.cadre', 'chat-ui');
+export function defaultChatPageDir(source: string): string {
+  return resolve(source, '..', '..', '.cadre', 'chat-ui');
 }
 
 /**
- * Builds the chat page with Vite into `outDir` (default `.cadre/chat-ui`), unless a build of the
- * same sources is already there: a hash of the sources is kept beside the output. Returns `outDir`.
+ * The chat page to serve. In a checkout of Cadre: built with Vite into `outDir` (default
+ * `.cadre/chat-ui`), unless a build of the same sources is there (a hash of them is kept beside
+ * it). In an installed package: the page it ships, when no `outDir` is asked for. Returns the folder.
  */
 export async function buildChatPage(options: { outDir?: string } = {}): Promise<string> {
-  const source = chatPageSourceDir();
-  const outDir = options.outDir ?? defaultChatPageDir();
+  const source = findChatPageSources();
+  if (!source) {
+    const shipped = shippedChatPageDir();
+    if (options.outDir === undefined && existsSync(join(shipped, 'index.html'))) return shipped;
+    throw new ConfigurationError(
+      `The chat page is not shipped in this package (${join(shipped, 'index.html')} is missing), and its ` +
+        `sources (${join(findProjectRoot(__dirname), 'web', 'chat-ui')}) are not there either. ` +
+        'Reinstall Cadre from a package made by `npm pack` (its `prepare` builds the page), ' +
+        'or pass pageDir with a built page.',
+    );
+  }
+  const outDir = options.outDir ?? defaultChatPageDir(source);
   const stamp = join(outDir, '.sources-hash');
   const hash = await hashSources(source);
   if (existsSync(join(outDir, 'index.html')) && (await readFile(stamp, 'utf8').catch(() => '')) === hash) return outDir;

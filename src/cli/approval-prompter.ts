@@ -4,6 +4,7 @@ import { cutText } from '../protocol/text-preview';
 import type { AgentHandle } from '../client/agent-handle';
 import type { ApprovalRequest } from '../protocol/approval-types';
 import { StoppedWatching } from './stopped-watching';
+import { cadreCommand } from '../server/command-hints';
 
 /** One line describing a pending approval: id, tool, input and the policy's reason. */
 export function describeApproval(request: ApprovalRequest): string {
@@ -15,13 +16,13 @@ export function describeApproval(request: ApprovalRequest): string {
 
 /** The commands that decide a request later, from any shell. */
 export function decideLater(rootWorkflowId: string, approvalId: string): string {
-  return `npm run cadre -- approve ${rootWorkflowId} ${approvalId}   (or: npm run cadre -- deny ${rootWorkflowId} ${approvalId} --reason "...")`;
+  return `${cadreCommand(`approve ${rootWorkflowId} ${approvalId}`)}   (or: ${cadreCommand(`deny ${rootWorkflowId} ${approvalId} --reason "..."`)})`;
 }
 
 /** Why watching stopped at an approval question (Ctrl-C): the run keeps waiting, and how to decide later. */
 function stoppedAtApproval(rootWorkflowId: string, approvalId: string): StoppedWatching {
   return new StoppedWatching(
-    `Stopped watching. The run ${rootWorkflowId} is still waiting for approval ${approvalId}; decide it later with:\n  ${decideLater(rootWorkflowId, approvalId)}\n  (list what is pending with: npm run cadre -- approvals ${rootWorkflowId})`,
+    `Stopped watching. The run ${rootWorkflowId} is still waiting for approval ${approvalId}; decide it later with:\n  ${decideLater(rootWorkflowId, approvalId)}\n  (list what is pending with: ${cadreCommand(`approvals ${rootWorkflowId}`)})`,
   );
 }
 

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../protocol/agent-events';
 import { pendingToolCallsQuery } from '../protocol/definitions';
 import { labelOf, padOf } from './event-printer';
 import { StoppedWatching } from './stopped-watching';
+import { cadreCommand } from '../server/command-hints';
 
 /** A call the followed tree waits for: enough to name it in a command. */
 interface WaitingCall {
@@ -17,7 +18,7 @@ interface WaitingCall {
  */
 export function answerLater(rootWorkflowId: string, call: { toolCallId: string; workflowId: string }): string {
   const run = call.workflowId === rootWorkflowId ? '' : ` --workflow ${call.workflowId}`;
-  const command = `npm run cadre -- submit-result ${rootWorkflowId} ${call.toolCallId}${run}`;
+  const command = cadreCommand(`submit-result ${rootWorkflowId} ${call.toolCallId}${run}`);
   return `${command} '<result as JSON>'   (or: ${command} --error "...")`;
 }
 

@@ -19,11 +19,13 @@ import { addScheduleCommands } from './commands/schedule';
 import { Printer } from './printer';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { findProjectRoot } from '../server/paths';
+import { commandContext } from '../server/command-hints';
+import { findProjectRoot } from '../server/package-roots';
 
 const environmentHelp = `
 Environment:
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_PROFILE (+ TLS variables; see the README)
+  CADRE_HOME               where runs, conversations and servers are kept (default: .cadre/ of the project)
   CADRE_STORE_URL          conversation store (default sqlite:.cadre/data/cadre.db)
   CADRE_AGENTS             agent module for dev and worker (same as --agents)
   CADRE_MODEL              default model route, e.g. openai:gpt-5-mini, or demo:scripted for the offline demo
@@ -48,6 +50,7 @@ export function buildProgram(printer = new Printer()): Command {
     );
   const agentsFrom = (module: string | undefined) => (module ? loadAgents(module) : exampleAgents);
 
+  const inCheckout = commandContext() === 'checkout';
   const program = new Command('cadre')
     .description('Durable AI SDK agents and subagents on Temporal.')
     .showHelpAfterError('(run with --help for usage)')
@@ -55,15 +58,25 @@ export function buildProgram(printer = new Printer()): Command {
 
   program
     .command('start')
-    .description('run the example agent once on the embedded server (npm start)')
+    .description(`run the example agent once on the embedded server${inCheckout ? ' (npm start)' : ''}`)
     .argument('[prompt...]', 'what to ask the assistant')
     .action(async (prompt: string[]) => setExit(await startCommand(prompt.join(' ') || undefined, printer)));
 
   program
     .command('dev')
-    .description('embedded Temporal server with its UI, plus a worker for your agents (npm run dev)')
+    .description(
+      `embedded Temporal server with its UI, plus a worker for your agents${inCheckout ? ' (npm run dev)' : ''}`,
+    )
     .addOption(agentsOption())
-    .action(async (options: { agents?: string }) => setExit(await devCommand(agentsFrom(options.agents), write)));
+    .option(
+      '--port <port>',
+      "the embedded server's gRPC port (default 7233, or a server already there; 0: a free one)",
+      parsePort,
+    )
+    .option('--ui-port <port>', 'its Web UI port (default 8233; a free one with --port 0)', parsePort)
+    .action(async (options: { agents?: string; port?: number; uiPort?: number }) =>
+      setExit(await devCommand(agentsFrom(options.agents), write, { port: options.port, uiPort: options.uiPort })),
+    );
 
   program
     .command('worker')
@@ -183,13 +196,15 @@ export function buildProgram(printer = new Printer()): Command {
     );
   program
     .command('setup')
-    .description('provision the Temporal CLI and the time-skipping test server next to the package (.cadre/)')
+    .description(
+      "provision the Temporal CLI and the time-skipping test server into the project's .cadre/ (or CADRE_HOME)",
+    )
     .option('--if-missing', 'do nothing when they are there')
-    .action((options: { ifMissing?: boolean }) => {
+    .option('--only <pieces>', 'only these, comma-separated: temporal-cli, test-server (and chromium in a checkout)')
+    .action((options: { ifMissing?: boolean; only?: string }) => {
       const script = path.join(findProjectRoot(__dirname), 'scripts', 'setup.cjs');
-      const result = spawnSync(process.execPath, [script, ...(options.ifMissing ? ['--if-missing'] : [])], {
-        stdio: 'inherit',
-      });
+      const flags = [...(options.ifMissing ? ['--if-missing'] : []), ...(options.only ? ['--only', options.only] : [])];
+      const result = spawnSync(process.execPath, [script, ...flags], { stdio: 'inherit' });
       setExit(result.status ?? 1);
     });
 
@@ -213,6 +228,12 @@ export function buildProgram(printer = new Printer()): Command {
       );
   }
   return program;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+  throw new ConfigurationError(`A port is a whole number from 0 to 65535 (0 picks a free one); got ${text}.`);
 }
 
 function parseContext(text: string | undefined): Record<string, unknown> | undefined {

@@ -5,6 +5,7 @@ import { askForApproval } from './approval-prompter';
 import { AwaitedResults } from './awaited-results';
 import { describeEvent, labelOf, padOf } from './event-printer';
 import type { Printer } from './printer';
+import { cadreCommand } from '../server/command-hints';
 
 /** Options of `followRun`. */
 export interface FollowOptions {
@@ -44,7 +45,7 @@ export async function followRun(
     () =>
       heard ||
       write(
-        '  (no worker has answered yet: is `npm run dev` or `npm run cadre -- worker` running against this server, serving this agent?)',
+        `  (no worker has answered yet: is \`${cadreCommand('dev')}\` or \`${cadreCommand('worker')}\` running against this server, serving this agent?)`,
       ),
     10_000,
   );

@@ -3,6 +3,7 @@ import type { AgentHandle } from '../client/agent-handle';
 import { StoppedWatching } from './stopped-watching';
 import type { Printer } from './printer';
 import { followRun } from './run-follower';
+import { cadreCommand } from '../server/command-hints';
 
 /**
  * Follows a started run to its end and prints its final answer, or why it failed, and its
@@ -24,7 +25,7 @@ export async function watchRun(
     if (stop.signal.aborted) {
       write('');
       write(
-        `Stopped watching. The run ${handle.workflowId} goes on; read it with: npm run cadre -- transcript ${handle.workflowId}`,
+        `Stopped watching. The run ${handle.workflowId} goes on; read it with: ${cadreCommand(`transcript ${handle.workflowId}`)}`,
       );
       return 130;
     }

@@ -148,10 +148,13 @@ export class AgentSchedules {
   }
 }
 
-/** The server's refusal of a spec (a cron string it cannot read, say) as an error that says what to fix. */
+/**
+ * The server's refusal of a spec (a cron string it cannot read, say) as an error that says what to
+ * fix. Temporal's client raises a refused spec as a TypeError carrying the server's reason.
+ */
 function invalidSpec(scheduleId: string, error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!/cron|calendar|interval|time ?zone|spec|invalid/i.test(message)) return error;
+  if (!(error instanceof TypeError)) return error;
+  const message = error.message.replace(/\.$/, '');
   return new ConfigurationError(
     `Temporal refused schedule '${scheduleId}': ${message}. A cron string has five fields (minute hour day-of-month month day-of-week), e.g. '0 9 * * *'; nothing was scheduled.`,
   );

@@ -1,5 +1,6 @@
 import { CadreError } from '../errors';
 import type { TemporalConnectionConfig } from './temporal-connection';
+import { cadreCommand } from '../server/command-hints';
 
 /** Temporal could not be reached, or refused the credentials; the message names the address and what to do. */
 export class TemporalUnreachableError extends CadreError {
@@ -38,7 +39,7 @@ export function explainConnectFailure(error: unknown, config: TemporalConnection
   return new TemporalUnreachableError(
     `Cannot reach Temporal at ${address} (${from}). ` +
       (local
-        ? 'Start it with npm run dev, or set TEMPORAL_ADDRESS.'
+        ? `Start it with ${cadreCommand('dev')}, or set TEMPORAL_ADDRESS.`
         : 'Check that the server is up and the address is right, or set TEMPORAL_ADDRESS.') +
       ` (${firstLine(text)})`,
     { cause: error },

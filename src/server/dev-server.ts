@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import type { Connection } from '@temporalio/client';
 import { CadreError, ConfigurationError } from '../errors';
 import { findFreePort, isPortFree } from './free-port';
-import { cadrePaths, findTemporalCli } from './paths';
+import { cadrePaths, ensureDataDir, findTemporalCli } from './paths';
 import { registerSearchAttributes } from './search-attribute-registration';
 import { connectWhenReady } from './wait-for-server';
 
@@ -17,7 +17,7 @@ export interface DevServerOptions {
   port?: number;
   /** Web UI port (default 8233, or a free port when `port` is 0). Ignored when headless. */
   uiPort?: number;
-  /** SQLite file (default `.cadre/data/temporal.db`); `null` keeps everything in memory. */
+  /** SQLite file (default `data/temporal.db` of the Cadre home, see cadreHome); `null` keeps everything in memory. */
   dbFile?: string | null;
   /** Namespace to use, created at launch when not `default` (default: TEMPORAL_NAMESPACE or `default`). */
   namespace?: string;
@@ -86,7 +86,12 @@ async function useExternalServer(address: string, namespace: string, options: De
 
 function resolveDbFile(dbFile: string | null | undefined): string | undefined {
   if (dbFile === null) return undefined;
-  const file = path.resolve(dbFile ?? cadrePaths().defaultDbFile);
+  if (dbFile === undefined) {
+    const paths = cadrePaths();
+    ensureDataDir(paths);
+    return paths.defaultDbFile;
+  }
+  const file = path.resolve(dbFile);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return file;
 }

@@ -7,6 +7,15 @@ export {
   type SearchAttributeDefinition,
 } from './search-attribute-registration';
 export { createTimeSkippingEnvironment, type TimeSkippingEnvironmentOptions } from './test-server';
-export { cadrePaths, findProjectRoot, findTemporalCli, findTestServer, findOnPath, type CadrePaths } from './paths';
+export {
+  cadreHome,
+  cadrePaths,
+  findProjectRoot,
+  findTemporalCli,
+  findTestServer,
+  findOnPath,
+  type CadrePaths,
+} from './paths';
+export { cadreCommand, commandContext, type CommandContext } from './command-hints';
 export { findFreePort, isPortFree } from './free-port';
 export { connectWhenReady, type ConnectWhenReadyOptions } from './wait-for-server';

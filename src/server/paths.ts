@@ -1,55 +1,57 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../errors';
+import { cadreCommand } from './command-hints';
+import { findProjectRoot, findUserProjectRoot } from './package-roots';
 
-/** Where `npm run setup` (scripts/setup.cjs) provisions the local Temporal servers. */
+export { findProjectRoot, findUserProjectRoot } from './package-roots';
+
+/** What lives in one Cadre home folder (`.cadre/`); scripts/setup/support.cjs must agree. */
 export interface CadrePaths {
-  /** The Cadre package root (the folder holding its package.json). */
-  root: string;
-  /** The git-ignored `.cadre/` folder. */
+  /** The home folder itself: `CADRE_HOME`, else `.cadre/` of the project. */
   cadreDir: string;
-  /** The Temporal CLI built by setup: `.cadre/bin/temporal`. */
+  /** The Temporal CLI built by setup: `bin/temporal`. */
   temporalCli: string;
-  /** The Java time-skipping test server wrapper: `.cadre/test-server/temporal-test-server`. */
+  /** The Java time-skipping test server wrapper: `test-server/temporal-test-server`. */
   testServer: string;
-  /** Folder of the dev server's SQLite files: `.cadre/data/`. */
+  /** Folder of the dev server's and the store's SQLite files: `data/`. */
   dataDir: string;
-  /** Default SQLite file of the embedded dev server: `.cadre/data/temporal.db`. */
+  /** Default SQLite file of the embedded dev server: `data/temporal.db`. */
   defaultDbFile: string;
 }
 
 /**
- * The Cadre package root: `CADRE_ROOT` if set, else the nearest folder above this module with a
- * package.json. That is where scripts/setup.cjs provisions, whether Cadre runs from src, dist or node_modules.
+ * Where Cadre keeps runs, conversations and the servers setup provisions: `CADRE_HOME`, else
+ * `.cadre/` of the project around the working directory (else of the working directory itself).
  */
-export function findProjectRoot(start: string = __dirname): string {
-  const fromEnvironment = process.env.CADRE_ROOT;
+export function cadreHome(start: string = process.cwd()): string {
+  const fromEnvironment = process.env.CADRE_HOME;
   if (fromEnvironment) return path.resolve(fromEnvironment);
-  let directory = path.resolve(start);
-  for (;;) {
-    if (fs.existsSync(path.join(directory, 'package.json'))) return directory;
-    const parent = path.dirname(directory);
-    if (parent === directory) {
-      throw new ConfigurationError(
-        `Cannot find Cadre's project root: no package.json above ${start}. Set CADRE_ROOT to the folder that holds .cadre/.`,
-      );
-    }
-    directory = parent;
-  }
+  return path.join(findUserProjectRoot(start) ?? path.resolve(start), '.cadre');
 }
 
-/** The `.cadre/` paths under `root` (default: {@link findProjectRoot}). */
-export function cadrePaths(root: string = findProjectRoot()): CadrePaths {
-  const cadreDir = path.join(root, '.cadre');
+/** The paths inside the home folder `cadreDir` (default: {@link cadreHome}). */
+export function cadrePaths(cadreDir: string = cadreHome()): CadrePaths {
   const dataDir = path.join(cadreDir, 'data');
   return {
-    root,
     cadreDir,
     temporalCli: path.join(cadreDir, 'bin', 'temporal'),
     testServer: path.join(cadreDir, 'test-server', 'temporal-test-server'),
     dataDir,
     defaultDbFile: path.join(dataDir, 'temporal.db'),
   };
+}
+
+/**
+ * Creates the data folder of `paths`, with a `.gitignore` in the home folder that ignores it all,
+ * so a project never commits its runs or the built servers. Returns the data folder.
+ */
+export function ensureDataDir(paths: CadrePaths = cadrePaths()): string {
+  fs.mkdirSync(paths.dataDir, { recursive: true });
+  const ignore = path.join(paths.cadreDir, '.gitignore');
+  if (!fs.existsSync(ignore))
+    fs.writeFileSync(ignore, "# Cadre's runs, conversations and servers; `rm -rf` it to start over.\n*\n");
+  return paths.dataDir;
 }
 
 function isExecutableFile(file: string): boolean {
@@ -72,40 +74,26 @@ export function findOnPath(name: string, searchPath: string = process.env.PATH ?
 }
 
 /**
- * The user's project: the nearest folder at or above `start` (default: the working directory) with
- * a package.json, or undefined. In this repository it is the Cadre package root itself.
+ * Where to look for provisioned servers, in order: the home folder, then the `.cadre/` of a Cadre
+ * checkout this module runs from (a linked checkout, or CADRE_HOME pointing elsewhere). An installed
+ * package's own folder is never one: nothing is kept under node_modules.
  */
-export function findUserProjectRoot(start: string = process.cwd()): string | undefined {
-  let directory = path.resolve(start);
-  for (;;) {
-    if (fs.existsSync(path.join(directory, 'package.json'))) return directory;
-    const parent = path.dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
-}
-
-/**
- * Where to look for provisioned servers, in order: the user's project's `.cadre/`, then the one
- * next to the installed Cadre package (where `scripts/setup.cjs` provisions); one entry when they are the same.
- */
-export function cadrePathCandidates(projectRoot: string | undefined = findUserProjectRoot()): CadrePaths[] {
-  const packagePaths = cadrePaths();
-  if (!projectRoot || path.resolve(projectRoot) === path.resolve(packagePaths.root)) return [packagePaths];
-  return [cadrePaths(projectRoot), packagePaths];
+export function cadrePathCandidates(home: string = cadreHome()): CadrePaths[] {
+  const packageRoot = findProjectRoot();
+  const checkoutHome = path.join(packageRoot, '.cadre');
+  const installed = packageRoot.split(path.sep).includes('node_modules');
+  if (installed || path.resolve(checkoutHome) === path.resolve(home)) return [cadrePaths(home)];
+  return [cadrePaths(home), cadrePaths(checkoutHome)];
 }
 
 /** How to provision the servers, as a command to run from the working directory. */
-export function setupCommand(paths: CadrePaths = cadrePaths()): string {
-  const script = path.join(paths.root, 'scripts', 'setup.cjs');
-  if (path.resolve(paths.root) === path.resolve(process.cwd())) return 'npm run setup';
-  return fs.existsSync(script) ? 'npx cadre setup' : `node ${path.relative(process.cwd(), script) || script}`;
+export function setupCommand(): string {
+  return cadreCommand('setup');
 }
 
 /**
- * The Temporal CLI to run the dev server with: `TEMPORAL_CLI`, else `.cadre/bin/temporal` in the
- * user's project or next to the Cadre package, else `temporal` on PATH. Throws a ConfigurationError
- * saying how to provision it when none exists.
+ * The Temporal CLI to run the dev server with: `TEMPORAL_CLI`, else `bin/temporal` of the Cadre
+ * home, else `temporal` on PATH. Throws a ConfigurationError saying how to provision it when none exists.
  */
 export function findTemporalCli(candidates: CadrePaths | CadrePaths[] = cadrePathCandidates()): string {
   const fromEnvironment = process.env.TEMPORAL_CLI;
@@ -127,9 +115,8 @@ export function findTemporalCli(candidates: CadrePaths | CadrePaths[] = cadrePat
 }
 
 /**
- * The time-skipping test server: `CADRE_TEST_SERVER`, else `.cadre/test-server/temporal-test-server`
- * in the user's project or next to the Cadre package. Throws a ConfigurationError saying how to
- * provision it when missing.
+ * The time-skipping test server: `CADRE_TEST_SERVER`, else `test-server/temporal-test-server` of
+ * the Cadre home. Throws a ConfigurationError saying how to provision it when missing.
  */
 export function findTestServer(candidates: CadrePaths | CadrePaths[] = cadrePathCandidates()): string {
   const fromEnvironment = process.env.CADRE_TEST_SERVER;
@@ -143,9 +130,10 @@ export function findTestServer(candidates: CadrePaths | CadrePaths[] = cadrePath
   const places = Array.isArray(candidates) ? candidates : [candidates];
   const found = places.find((paths) => isExecutableFile(paths.testServer));
   if (found) return found.testServer;
+  const where = places.map((paths) => paths.testServer);
   throw new ConfigurationError(
-    `The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER, ` +
-      `${places.map((paths) => paths.testServer).join(' and ')}). Run \`${setupCommand()}\` to fetch it ` +
+    `The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER${where.map((file, index) => (index === where.length - 1 ? ` and ${file}` : `, ${file}`)).join('')}). ` +
+      `Run \`${setupCommand()}\` to fetch it ` +
       '(needs Java 8+ and Maven; it also builds the Temporal CLI if Go is there), or set CADRE_TEST_SERVER to a ' +
       'test server executable, or test on a dev server with createAgentTestEnvironment({ timeSkipping: false }).',
   );

@@ -11,9 +11,9 @@ export type TimeSkippingEnvironmentOptions = Omit<TimeSkippingTestWorkflowEnviro
 };
 
 /**
- * Starts a time-skipping TestWorkflowEnvironment on the Java test server that `npm run setup`
- * provisions (`.cadre/test-server/temporal-test-server`, in the user's project or next to the
- * Cadre package, or `CADRE_TEST_SERVER`), so tests need no download at run time.
+ * Starts a time-skipping TestWorkflowEnvironment on the Java test server that setup provisions
+ * (`test-server/temporal-test-server` of the Cadre home, the project's `.cadre/`, or
+ * `CADRE_TEST_SERVER`), so tests need no download at run time.
  * @example const env = await createTimeSkippingEnvironment(); await env.sleep('2 hours'); await env.teardown();
  */
 export async function createTimeSkippingEnvironment(

@@ -153,12 +153,20 @@ class SqliteDriver implements SqlDriver {
 
 type SqliteModule = typeof sqlite;
 
+/** The oldest Node the store is tested on (engines in package.json says the same). */
+const MINIMUM_NODE = [24, 9] as const;
+
+function nodeTooOld(): boolean {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  return major !== MINIMUM_NODE[0] ? major < MINIMUM_NODE[0] : minor < MINIMUM_NODE[1];
+}
+
 /**
- * Loads `node:sqlite` (Node 22.5+) without its one-time ExperimentalWarning; every other warning,
- * including other experimental ones, still prints.
+ * Loads `node:sqlite` without its one-time ExperimentalWarning; every other warning, including
+ * other experimental ones, still prints. Refuses Nodes older than the tested one: 22.13's fails on `?1`.
  */
 function loadSqlite(): SqliteModule {
-  if (typeof process.getBuiltinModule !== 'function') throw sqliteMissing();
+  if (typeof process.getBuiltinModule !== 'function' || nodeTooOld()) throw sqliteMissing();
   // Under Jest, `process` is a sandbox copy that Node's own warning does not go through, so it still prints there.
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]): void {
@@ -179,7 +187,8 @@ function loadSqlite(): SqliteModule {
 
 function sqliteMissing(): ConfigurationError {
   return new ConfigurationError(
-    `The SQLite conversation store needs Node 22.5 or later (node:sqlite); this is Node ${process.version}. ` +
-      'Run Cadre with Node 24 (npm scripts use the one in node_modules), or set CADRE_STORE_URL to a postgres:// URL.',
+    `The SQLite conversation store needs Node ${MINIMUM_NODE.join('.')} or later (node:sqlite); this is Node ${process.version}. ` +
+      `Install Node ${MINIMUM_NODE.join('.')} or later (npm scripts in a checkout use the one in node_modules), ` +
+      'or set CADRE_STORE_URL to a postgres:// URL.',
   );
 }

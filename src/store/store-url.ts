@@ -5,7 +5,10 @@ import { cadrePaths } from '../server/paths';
 /** A parsed CADRE_STORE_URL: a SQLite file (or `:memory:`), or a PostgreSQL connection string. */
 export type StoreLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string };
 
-/** The SQLite file used when CADRE_STORE_URL is unset: `.cadre/data/cadre.db`, beside the dev server's database. */
+/**
+ * The SQLite file used when CADRE_STORE_URL is unset: `data/cadre.db` of the Cadre home (the
+ * project's `.cadre/`, or CADRE_HOME), beside the dev server's database.
+ */
 export function defaultStoreFile(): string {
   return path.join(cadrePaths().dataDir, 'cadre.db');
 }

@@ -3,10 +3,37 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { chromium } from 'playwright-core';
+import { findFreePort } from '../../src/server/free-port';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 const root = path.join(__dirname, '..', '..');
+const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
+
+interface PackageJson {
+  engines: { node: string };
+}
+
+/**
+ * A Node older than the package needs: the machine's own (Node 20 here) when it is older, else
+ * this Node made to report 22.0.0 before the CLI loads.
+ */
+function oldNode(): { command: string; args: string[]; version: string } {
+  const system = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+  const version = system.status === 0 ? system.stdout.trim() : '';
+  const [major = 99, minor = 0] = version.slice(1).split('.').map(Number);
+  if (version && (major < 24 || (major === 24 && minor < 9))) return { command: '/usr/bin/node', args: [], version };
+  const pretend =
+    "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '22.0.0' } });" +
+    "Object.defineProperty(process, 'version', { value: 'v22.0.0' });";
+  return {
+    command: process.execPath,
+    args: ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`],
+    version: 'v22.0.0',
+  };
+}
 
 /** A 20-line agent file, as a user writes it in their own project. */
 const agentFile = `import { tool } from 'ai';
@@ -48,6 +75,7 @@ describe('the package installed from npm pack into another project', () => {
   const project = path.join(folder, 'project');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   let worker: ChildProcess | undefined;
+  let devProcess: ChildProcess | undefined;
   const env = () => ({
     ...process.env,
     NODE_OPTIONS: '',
@@ -74,10 +102,16 @@ describe('the package installed from npm pack into another project', () => {
     });
   }, 240_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     worker?.kill('SIGTERM');
+    // A `cadre dev` a failed test left running stops its own Temporal server on SIGINT.
+    if (devProcess && devProcess.exitCode === null) {
+      const exited = new Promise((resolve) => devProcess?.once('exit', resolve));
+      devProcess.kill('SIGINT');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+    }
     fs.rmSync(folder, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   it('loads cadre/client without the worker or its native code', () => {
     const loaded = execFileSync(
@@ -112,7 +146,7 @@ describe('the package installed from npm pack into another project', () => {
     const runKitTest = () =>
       spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'kit.test.ts'], {
         cwd: project,
-        env: { ...process.env, NODE_OPTIONS: '', CADRE_TEST_SERVER: '', CADRE_ROOT: '' },
+        env: { ...process.env, NODE_OPTIONS: '', CADRE_TEST_SERVER: '', CADRE_HOME: '' },
         encoding: 'utf8',
         timeout: 100_000,
       });
@@ -121,16 +155,15 @@ describe('the package installed from npm pack into another project', () => {
       const { status, stdout, stderr } = runKitTest();
       expect(status).not.toBe(0);
       expect(stdout + stderr).toContain(
-        'The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER, ' +
-          `${path.join(project, '.cadre', 'test-server', 'temporal-test-server')} and ` +
-          `${path.join(project, 'node_modules', 'cadre', '.cadre', 'test-server', 'temporal-test-server')}). ` +
+        'The Temporal time-skipping test server is missing (looked at $CADRE_TEST_SERVER and ' +
+          `${path.join(project, '.cadre', 'test-server', 'temporal-test-server')}). ` +
           'Run `npx cadre setup` to fetch it',
       );
     });
 
-    it('passes with the test server that setup provisions next to the installed package', () => {
+    it("passes with the test server that setup provisions in the project's .cadre", () => {
       // What `npx cadre setup` leaves behind, borrowed from this checkout.
-      const cadreDir = path.join(project, 'node_modules', 'cadre', '.cadre');
+      const cadreDir = path.join(project, '.cadre');
       fs.mkdirSync(cadreDir, { recursive: true });
       fs.symlinkSync(path.join(root, '.cadre', 'test-server'), path.join(cadreDir, 'test-server'));
       const startedAt = Date.now();
@@ -142,5 +175,162 @@ describe('the package installed from npm pack into another project', () => {
       expect(stdout).toContain('# pass 1');
       expect(stderr).not.toContain('Temporal Server 1.16.0 or newer is required');
     }, 120_000);
+  });
+  describe("the project's own .cadre", () => {
+    const cli = () => path.join(project, 'node_modules', '.bin', 'cadre');
+    const home = path.join(project, '.cadre');
+    /** The environment of a person in that project: nothing pointing at this checkout or the suite's server. */
+    const own = (): NodeJS.ProcessEnv => {
+      const base: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', CADRE_MODEL: 'demo:scripted' };
+      for (const name of [
+        'TEMPORAL_ADDRESS',
+        'TEMPORAL_NAMESPACE',
+        'CADRE_STORE_URL',
+        'CADRE_HOME',
+        'CADRE_TASK_QUEUE',
+      ]) {
+        delete base[name];
+      }
+      return base;
+    };
+    let workflowId = '';
+    let reinstalledDev: Awaited<ReturnType<typeof startDev>> | undefined;
+
+    /** `cadre dev` on free ports, resolved once its chat page line is out, with its output so far. */
+    async function startDev(): Promise<{ dev: ChildProcess; output: () => string; address: string; chatUrl: string }> {
+      const chatPort = await findFreePort();
+      let log = '';
+      const dev = spawn(process.execPath, [cli(), 'dev', '--agents', './agents.ts', '--port', '0'], {
+        cwd: project,
+        env: { ...own(), CADRE_CHAT_PORT: String(chatPort) },
+      });
+      devProcess = dev;
+      dev.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      dev.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      await waitFor(
+        () => /chat page( not served)?:.*\n/.test(log),
+        `cadre dev to be ready; its output: ${log}`,
+        120_000,
+      );
+      const address = /Temporal server: (\S+)/.exec(log)?.[1] ?? '';
+      return { dev, output: () => log, address, chatUrl: `http://127.0.0.1:${chatPort}/` };
+    }
+
+    async function stopDev(dev: ChildProcess): Promise<void> {
+      if (dev.exitCode !== null) return;
+      const exited = new Promise((resolve) => dev.once('exit', resolve));
+      dev.kill('SIGINT');
+      await exited;
+    }
+
+    it('refuses a Node older than the package needs before any server starts, naming the version to install', () => {
+      const needed = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as PackageJson).engines.node;
+      expect(needed).toBe('>=24.9.0');
+      const { command, args, version } = oldNode();
+      const startedAt = Date.now();
+      const result = spawnSync(command, [...args, cli(), 'dev', '--agents', './agents.ts'], {
+        cwd: project,
+        env: own(),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`Cadre needs Node.js 24.9.0 or later`);
+      expect(result.stderr).toContain(`this is ${version}`);
+      expect(result.stderr).toContain('Install Node.js 24.9.0 or later');
+      expect(result.stdout).toBe('');
+      expect(fs.existsSync(path.join(home, 'data'))).toBe(false);
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+    });
+
+    it("keeps the servers setup builds, the runs and the conversations in the project's .cadre, never under node_modules", async () => {
+      const setup = spawnSync(process.execPath, [cli(), 'setup'], {
+        cwd: project,
+        env: own(),
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
+      expect({ status: setup.status, output: setup.stdout + setup.stderr }).toMatchObject({ status: 0 });
+      expect(setup.stdout).toContain('Temporal CLI ready: .cadre/bin/temporal');
+      expect(setup.stdout).not.toContain('chromium');
+      expect(fs.statSync(path.join(home, 'bin', 'temporal')).isFile()).toBe(true);
+      expect(fs.readFileSync(path.join(home, '.gitignore'), 'utf8')).toContain('\n*\n');
+
+      const { dev, output, address } = await startDev();
+      try {
+        expect(output()).toContain('[cadre] starting the embedded Temporal dev server (data in .cadre/data)...');
+        expect(output()).toContain(`[cadre] try: TEMPORAL_ADDRESS=${address} npx cadre run greeter "`);
+        expect(output()).toContain('[cadre] your own agents: npx cadre dev --agents ./my-agents.ts');
+        expect(output()).not.toContain('npm run');
+        const run = spawnSync(process.execPath, [cli(), 'run', 'greeter', 'Say hello to Ada'], {
+          cwd: project,
+          env: { ...own(), TEMPORAL_ADDRESS: address },
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+        expect({ status: run.status, output: run.stdout + run.stderr }).toMatchObject({ status: 0 });
+        expect(run.stdout).toContain('Final answer (2 steps, completed):');
+        expect(run.stdout).not.toContain('npm run');
+        workflowId = /\[cadre\] workflow (\S+)/.exec(run.stdout)?.[1] ?? '';
+        expect(workflowId).toMatch(/^greeter-/);
+      } finally {
+        await stopDev(dev);
+      }
+      for (const file of ['temporal.db', 'cadre.db']) expect(fs.existsSync(path.join(home, 'data', file))).toBe(true);
+      expect(fs.existsSync(path.join(project, 'node_modules', 'cadre', '.cadre'))).toBe(false);
+    }, 420_000);
+
+    it('keeps the run and its transcript through rm -rf node_modules && npm install', async () => {
+      expect(workflowId).not.toBe('');
+      fs.rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
+      const startedAt = Date.now();
+      execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, stdio: 'ignore' });
+      process.stdout.write(`[cadre test] npm install again: ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
+      const transcript = spawnSync(process.execPath, [cli(), 'transcript', workflowId], {
+        cwd: project,
+        env: own(),
+        encoding: 'utf8',
+      });
+      expect({ status: transcript.status, output: transcript.stdout + transcript.stderr }).toMatchObject({ status: 0 });
+      expect(transcript.stdout).toContain('Say hello to Ada');
+      expect(transcript.stdout).toMatch(/Hello, .*!/);
+
+      // Kept running for the chat page's test below, which then checks the reinstalled package.
+      reinstalledDev = await startDev();
+      const connection = await Connection.connect({ address: reinstalledDev.address });
+      try {
+        const description = await new Client({ connection }).workflow.getHandle(workflowId).describe();
+        expect(description.status.name).toBe('COMPLETED');
+      } finally {
+        await connection.close();
+      }
+    }, 300_000);
+
+    it('serves the chat page that ships in the installed package, and it renders in Chromium', async () => {
+      const installed = path.join(project, 'node_modules', 'cadre');
+      expect(fs.existsSync(path.join(installed, 'dist', 'chat-ui', 'index.html'))).toBe(true);
+      expect(fs.existsSync(path.join(installed, 'web'))).toBe(false);
+      const executablePath = chromiumPath();
+      if (!executablePath) throw new Error('No Chromium: run `node scripts/setup.cjs` as root, or set CADRE_CHROMIUM.');
+      const { dev, output, chatUrl } = reinstalledDev ?? (await startDev());
+      const browser = await chromium.launch({
+        executablePath,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu'],
+      });
+      try {
+        expect(output()).toContain(`[cadre] chat page:       ${chatUrl}`);
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+        await page.goto(`${chatUrl}?agent=greeter&chat=greeter-pack-${randomUUID().slice(0, 8)}`);
+        await page.getByTestId('chat-input').waitFor({ timeout: 30_000 });
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+        await stopDev(dev);
+      }
+    }, 180_000);
   });
 });

@@ -80,21 +80,24 @@ async function main(): Promise<void> {
     await waitForActivations(client, id('session'), 2);
     await session.end();
     await session.result();
+    // Lists, reads, then deletes (waits for a human) and pays 5 EUR (approved by policy) in one step.
+    const fileManagerPrompt = 'Delete old.log and pay 5 EUR to ACME';
     const approval = await client.start('file-manager', {
-      prompt: 'old.log',
+      prompt: fileManagerPrompt,
       workflowId: id('approval'),
       runtimeContext: { role: 'admin' },
     });
-    await waitForPendingApproval(client, id('approval'));
-    await approval.deny('approval-1-3', { by: 'recorder', reason: 'kept for the replay test' });
+    await approval.deny(await waitForPendingApproval(client, id('approval')), {
+      by: 'recorder',
+      reason: 'kept for the replay test',
+    });
     await approval.result();
     const approved = await client.start('file-manager', {
-      prompt: 'old.log',
+      prompt: fileManagerPrompt,
       workflowId: id('approved'),
       runtimeContext: { role: 'admin' },
     });
-    await waitForPendingApproval(client, id('approved'));
-    await approved.approve('approval-1-3', { by: 'recorder' });
+    await approved.approve(await waitForPendingApproval(client, id('approved')), { by: 'recorder' });
     await approved.result();
     await (await client.start('research', { prompt: 'durable agents', workflowId: id('subagents') })).result();
     await (await client.start('concierge', { prompt: 'durable execution', workflowId: id('background') })).result();
@@ -175,8 +178,11 @@ function save(file: string, json: string): void {
   console.log(`recorded ${file}`);
 }
 
-async function waitForPendingApproval(client: AgentClient, workflowId: string): Promise<void> {
-  while ((await client.getHandle(workflowId).pendingApprovals()).length === 0) {
+/** The id of the run's first pending approval, once there is one. */
+async function waitForPendingApproval(client: AgentClient, workflowId: string): Promise<string> {
+  for (;;) {
+    const [pending] = await client.getHandle(workflowId).pendingApprovals();
+    if (pending) return pending.approvalId;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

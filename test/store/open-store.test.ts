@@ -5,11 +5,11 @@ import { ConfigurationError } from '../../src/errors';
 import { describeStoreUrl, openStore, parseStoreUrl } from '../../src/store';
 
 describe('openStore', () => {
-  const saved = { root: process.env.CADRE_ROOT, url: process.env.CADRE_STORE_URL };
+  const saved = { root: process.env.CADRE_HOME, url: process.env.CADRE_STORE_URL };
 
   afterEach(() => {
     for (const [name, value] of [
-      ['CADRE_ROOT', saved.root],
+      ['CADRE_HOME', saved.root],
       ['CADRE_STORE_URL', saved.url],
     ] as const) {
       if (value === undefined) delete process.env[name];
@@ -27,17 +27,18 @@ describe('openStore', () => {
     expect(() => parseStoreUrl('sqlite:')).toThrow(ConfigurationError);
   });
 
-  test('defaults to .cadre/data/cadre.db under the project root when CADRE_STORE_URL is unset', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-root-'));
-    process.env.CADRE_ROOT = root;
+  test('defaults to data/cadre.db in CADRE_HOME when CADRE_STORE_URL is unset, and keeps the home out of git', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-home-'));
+    process.env.CADRE_HOME = home;
     delete process.env.CADRE_STORE_URL;
     try {
       const store = await openStore();
       await store.close();
-      expect(store.address).toBe(`sqlite:${path.join(root, '.cadre', 'data', 'cadre.db')}`);
-      expect(fs.existsSync(path.join(root, '.cadre', 'data', 'cadre.db'))).toBe(true);
+      expect(store.address).toBe(`sqlite:${path.join(home, 'data', 'cadre.db')}`);
+      expect(fs.existsSync(path.join(home, 'data', 'cadre.db'))).toBe(true);
+      expect(fs.readFileSync(path.join(home, '.gitignore'), 'utf8')).toContain('\n*\n');
     } finally {
-      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
     }
   });
 

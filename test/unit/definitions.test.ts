@@ -30,12 +30,18 @@ describe('defineAgent', () => {
 
 describe('AgentRegistry', () => {
   it('lists the agents it serves when asked for an unknown one', () => {
-    const registry = new AgentRegistry([defineAgent({ name: 'b' }), defineAgent({ name: 'a' })], new ModelRegistry({ defaultRoute: 'demo:scripted' }));
+    const registry = new AgentRegistry(
+      [defineAgent({ name: 'b' }), defineAgent({ name: 'a' })],
+      new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    );
     expect(() => registry.get('c')).toThrow("Unknown agent 'c'. This worker serves: a, b.");
   });
 
   it('fills defaults into the spec and uses the demo model when none is named', () => {
-    const registry = new AgentRegistry([defineAgent({ name: 'a' })], new ModelRegistry({ defaultRoute: 'demo:scripted' }));
+    const registry = new AgentRegistry(
+      [defineAgent({ name: 'a' })],
+      new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    );
     expect(registry.spec('a')).toMatchObject({ name: 'a', modelRoute: 'demo:scripted', maxSteps: 20, toolNames: [] });
   });
 });
@@ -98,12 +104,13 @@ describe('ModelRegistry', () => {
 });
 
 describe('DemoModel', () => {
-  it('calls every tool, then reports their results, labelled as scripted', async () => {
+  it('calls a tool the message is about, then reports its result, labelled as scripted', async () => {
     const model = new DemoModel();
     const tools = [
       {
         type: 'function' as const,
         name: 'lookup',
+        description: 'Looks up cats.',
         inputSchema: { type: 'object' as const, properties: { q: { type: 'string' as const } }, required: ['q'] },
       },
     ];
@@ -117,6 +124,11 @@ describe('DemoModel', () => {
     ]);
     const second = await model.doGenerate({
       prompt: [
+        { role: 'user', content: [{ type: 'text', text: 'find 3 cats' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'demo-1-0', toolName: 'lookup', input: { q: 'find 3 cats' } }],
+        },
         {
           role: 'tool',
           content: [
@@ -131,7 +143,7 @@ describe('DemoModel', () => {
       ],
       tools,
     });
-    expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} The tools answered:\n- lookup: meow` }]);
+    expect(second.content).toEqual([{ type: 'text', text: `${demoLabel} lookup: meow` }]);
   });
 });
 
@@ -141,6 +153,7 @@ describe('DemoModel inputs', () => {
       {
         type: 'function' as const,
         name: 'research',
+        description: 'Digs into a topic.',
         inputSchema: {
           type: 'object' as const,
           properties: { task: { type: 'string' as const }, run_in_background: { type: 'boolean' as const } },

@@ -6,10 +6,15 @@ import type { AgentWorkerDeployment } from '../../worker/worker-deployment';
 import { ConfigurationError } from '../../errors';
 import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
+import { cadreCommand } from '../../server/command-hints';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
-export async function devCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
-  const server = await openServer(write);
+export async function devCommand(
+  agents: AnyAgentDefinition[],
+  write: (line: string) => void,
+  ports: { port?: number; uiPort?: number } = {},
+): Promise<number> {
+  const server = await openServer(write, ports);
   const worker = await createAgentWorker({
     agents,
     address: server.address,
@@ -22,8 +27,12 @@ export async function devCommand(agents: AnyAgentDefinition[], write: (line: str
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
   const names = worker.agents.names();
   const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
-  write(`[cadre] try: npm run cadre -- run ${example} "What time is it in Europe/Paris?"`);
-  write(`[cadre] your own agents: npm run dev -- --agents ./my-agents.ts (this worker then serves those instead)`);
+  // Another terminal reaches 127.0.0.1:7233 by default; a server elsewhere needs its address said.
+  const address = server.address === '127.0.0.1:7233' ? '' : `TEMPORAL_ADDRESS=${server.address} `;
+  write(`[cadre] try: ${address}${cadreCommand(`run ${example} "What time is it in Europe/Paris?"`)}`);
+  write(
+    `[cadre] your own agents: ${cadreCommand('dev --agents ./my-agents.ts')} (this worker then serves those instead)`,
+  );
   const chatClient = await AgentClient.connect({
     address: server.address,
     namespace: server.namespace,

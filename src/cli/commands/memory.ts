@@ -1,6 +1,7 @@
 import { LazyStore } from '../../client/lazy-store';
 import { MemoryScope } from '../../client/memory-scope';
 import { openStore } from '../../store/open-store';
+import { cadreCommand } from '../../server/command-hints';
 
 /**
  * `cadre memory ls|cat|rm --scope <scope> [path]`: an agent's memory files in the conversation
@@ -28,7 +29,7 @@ export async function memoryCommand(
     if (action === 'cat') {
       const content = await memory.read(path);
       if (content === undefined) {
-        write(`No file ${path} in scope '${scope}'; list them with: npm run cadre -- memory ls --scope ${scope}`);
+        write(`No file ${path} in scope '${scope}'; list them with: ${cadreCommand(`memory ls --scope ${scope}`)}`);
         return 1;
       }
       write(content.replace(/\n$/, ''));

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../../errors';
 import { defaultUiUrl } from '../open-server';
 import { type Printer } from '../printer';
 import { watchRun } from '../watch-run';
+import { cadreCommand } from '../../server/command-hints';
 
 /** `cadre run <agent> "<prompt>"`: starts a run on a running worker, prints its steps, answer and UI link. */
 export async function runCommand(
@@ -19,7 +20,7 @@ export async function runCommand(
     if (workers === 0) {
       throw new ConfigurationError(
         `No worker serves agent '${agent}' on task queue '${client.taskQueue}'. Start one that registers it: ` +
-          `npm run dev -- --agents ./my-agents.ts (or npm run cadre -- worker --agents ./my-agents.ts), then run this again.`,
+          `${cadreCommand('dev --agents ./my-agents.ts')} (or ${cadreCommand('worker --agents ./my-agents.ts')}), then run this again.`,
       );
     }
     const handle = await client.start(agent, { prompt, runtimeContext });

@@ -2,9 +2,10 @@ import { exampleAgents } from '../../../examples';
 import { AgentClient } from '../../client/agent-client';
 import { createAgentWorker } from '../../worker/create-agent-worker';
 import { modelsForTrying } from '../demo-models';
-import { openServer } from '../open-server';
+import { dataFolder, openServer } from '../open-server';
 import type { Printer } from '../printer';
 import { watchRun } from '../watch-run';
+import { cadreCommand } from '../../server/command-hints';
 
 /** The default prompt of `npm start`. */
 export const defaultStartPrompt = 'What time is it in Asia/Tokyo? Also count the words of this question.';
@@ -35,7 +36,7 @@ export async function startCommand(prompt: string | undefined, printer: Printer)
     const code = await watchRun(client, handle, printer);
     if (!server.external)
       write(
-        '(The server stops with this command; `npm run dev` serves the UI again, with this run kept in .cadre/data.)',
+        `(The server stops with this command; \`${cadreCommand('dev')}\` serves the UI again, with this run kept in ${dataFolder()}.)`,
       );
     return code;
   } finally {
