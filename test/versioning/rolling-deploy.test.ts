@@ -13,7 +13,7 @@ import { decideApprovalSignal } from '../../src/protocol/definitions';
 import { type DevServer, startDevServer } from '../../src/server';
 import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workflow-bundle-options';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
-import { callTool, reactiveModel, userTexts } from '../helpers/scripted-model';
+import { callTool, lastToolResult, reactiveModel, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 import { cadre } from './cadre-cli';
 
@@ -78,6 +78,22 @@ function agentsOf(build: Build) {
       ),
     }),
     defineAgent({
+      // A task run with a continuable subagent that sits idle while the run waits for its approval.
+      name: 'coordinator',
+      tools,
+      toolApproval,
+      subagents: { pal: { agent: 'chat', description: 'chats', backgroundMode: 'continuable' } },
+      model: reactiveModel(
+        (options) =>
+          markerOf(options).startsWith('[subagent')
+            ? callTool('write', { path: 'coordinator-write' })
+            : callTool('pal', { task: 'pal-chat', run_in_background: true }),
+        (options) => (lastToolResult(options).startsWith('written') ? `coordinator done on ${build}` : 'pal started'),
+        'coordinator',
+        observed('coordinator'),
+      ),
+    }),
+    defineAgent({
       name: 'chat',
       instructions: `You chat on build ${build}.`,
       tools,
@@ -106,7 +122,8 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
   let client: AgentClient;
   let workflowBundle: WorkerOptions['workflowBundle'];
   const workers: Partial<Record<Build, { worker: AgentWorker; running: Promise<void> }>> = {};
-  const handles: Record<'task' | 'tree' | 'idle' | 'busy' | 'delegating' | 'orphan', AgentHandle> = {} as never;
+  const handles: Record<'task' | 'tree' | 'idle' | 'busy' | 'delegating' | 'coordinator' | 'orphan', AgentHandle> =
+    {} as never;
 
   async function startBuild(build: Build): Promise<AgentWorker> {
     const worker = await createAgentWorker({
@@ -181,6 +198,7 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     handles.task = await client.start('deployer', { prompt: 'task-run' });
     handles.tree = await client.start('lead', { prompt: 'tree-run' });
     handles.orphan = await client.start('deployer', { prompt: 'orphan-run' });
+    handles.coordinator = await client.start('coordinator', { prompt: 'coordinate' });
     handles.idle = await client.start('chat', { mode: 'session' });
     handles.busy = await client.start('chat', { mode: 'session' });
     handles.delegating = await client.start('chat', { mode: 'session' });
@@ -189,7 +207,14 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     await handles.delegating.send('delegate-kept');
     await idleAfter(handles.idle, 1);
     await idleAfter(handles.delegating, 1);
-    for (const handle of [handles.task, handles.tree, handles.orphan, handles.busy, handles.delegating]) {
+    for (const handle of [
+      handles.task,
+      handles.tree,
+      handles.orphan,
+      handles.busy,
+      handles.delegating,
+      handles.coordinator,
+    ]) {
       await pendingApproval(handle);
     }
     // B's workers start while runs of A wait; then B becomes current.
@@ -309,6 +334,20 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     await handles.busy.send('after-the-turn');
     await idleAfter(handles.busy, 2);
     expect(tracesOf('after-the-turn').map(({ build }) => build)).toEqual(['B']);
+  });
+
+  it('leaves an idle continuable subagent of a task run with its tree on A', async () => {
+    const [pal] = await handles.coordinator.children();
+    expect(pal).toMatchObject({ mode: 'continuable', working: false });
+    const [left] = await moveSessions(client.client, { deployment, workflowIds: [pal!.workflowId] });
+    expect(left).toMatchObject({ outcome: 'task-run', from: 'A' });
+    expect(left!.message).toContain(`belongs to task run ${handles.coordinator.workflowId}`);
+    const [approval] = await handles.coordinator.pendingApprovals();
+    await handles.coordinator.approve(approval!.approvalId);
+    expect((await handles.coordinator.result()).text).toBe('coordinator done on A');
+    expect(new Set(traces.filter((trace) => trace.marker.includes('pal-chat')).map(({ build }) => build))).toEqual(
+      new Set(['A']),
+    );
   });
 
   it('refuses to move a task run: it is pinned until it ends', async () => {
