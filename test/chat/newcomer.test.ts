@@ -89,6 +89,8 @@ describe('a newcomer in the chat page, on the examples and the demo model', () =
     await page.getByTestId('chat-input').fill('Please delete the file notes/old.txt');
     await page.getByTestId('send').click();
     await page.getByTestId('approve').waitFor({ timeout: 60_000 });
+    // The response ends at the request: the page is no longer busy while it waits for the person.
+    await page.getByTestId('busy').waitFor({ state: 'detached' });
     // The calls before the request have settled on screen; only the request waits.
     expect(await toolStates()).toEqual({
       'tool-list_files': 'output-available',
