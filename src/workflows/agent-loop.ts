@@ -27,6 +27,7 @@ import { awaitClientResult } from './client-tools';
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
+import { noteAgentFingerprint } from './run-build';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
@@ -112,6 +113,7 @@ export class AgentLoop {
                 : {}),
               ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
               ...(runEnd ? { runEnd } : {}),
+              ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
               ...writes,
             },
           ],
@@ -140,6 +142,7 @@ export class AgentLoop {
         ? { ...step.context, length: promptLength, inputTokens: step.usage.inputTokens }
         : undefined;
       state.recordModelStep(step);
+      noteAgentFingerprint(spec, state, step);
       if (step.toolCalls.length === 0 && step.rejectedCalls.length === 0) {
         if (runEnd && step.wroteRunEnd) {
           this.writtenRunEnd = { ...runEnd, from: promptLength, step: stepNumber, text: step.text };

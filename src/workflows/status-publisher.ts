@@ -10,6 +10,7 @@ import {
 } from '../protocol/search-attributes';
 import { isPatched } from './patch-baseline';
 import { roundTripPatches } from './round-trip-patches';
+import { runBuildLine } from './run-build';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -22,6 +23,7 @@ export class StatusPublisher {
   private registered = false;
   private published?: AgentStatus;
   private publishedPending = 0;
+  private spec?: AgentSpec;
 
   constructor(
     private readonly state: AgentState,
@@ -42,6 +44,7 @@ export class StatusPublisher {
   /** Learns from the agent's spec whether the namespace has Cadre's search attributes registered. */
   useSpec(spec: AgentSpec): void {
     this.registered = spec.searchAttributes === true;
+    this.spec = spec;
   }
 
   /** Sets the status, with a line of detail for the UI. */
@@ -50,7 +53,13 @@ export class StatusPublisher {
     const state = this.state;
     const pending = state.approvals.pending().length;
     setCurrentDetails(
-      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.conversation.length}`, detail]
+      [
+        `**${status}**`,
+        `steps: ${state.steps}`,
+        `messages: ${state.conversation.length}`,
+        detail,
+        runBuildLine(this.spec),
+      ]
         .filter(Boolean)
         .join(' · '),
     );
