@@ -9,7 +9,7 @@ import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env'
 import { callTool, reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
-import { cadre } from './cadre-cli';
+import { runCadre as cadre } from '../helpers/cli-process';
 
 /** The same agent as two deploys define it, without Worker Versioning: only the instructions differ. */
 function drifter(version: string) {

@@ -15,7 +15,7 @@ import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workfl
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { callTool, lastToolResult, reactiveModel, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
-import { cadre } from './cadre-cli';
+import { runCadre as cadre } from '../helpers/cli-process';
 
 type Build = 'A' | 'B';
 /** What ran where: every model call and tool execution, with the build whose definition served it. */

@@ -8,7 +8,7 @@ import { agentFingerprint, agentFingerprints } from '../../src/agents/agent-fing
 import { ConfigurationError } from '../../src/errors';
 import { deploymentOptions, resolveDeployment } from '../../src/worker/worker-deployment';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
-import { cadre } from './cadre-cli';
+import { runCadre as cadre } from '../helpers/cli-process';
 
 const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
 const lookup = tool({ description: 'look up', inputSchema: z.object({ key: z.string() }), execute: async () => 'x' });
