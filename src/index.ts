@@ -51,6 +51,8 @@ export type {
   TranscriptPage,
 } from './protocol/definitions';
 export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
+export type { RunBuildReport } from './protocol/run-build';
+export { buildMoveRefusals, type BuildMoveInput } from './protocol/build-move';
 export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
 export type {
   ApprovalCancellation,

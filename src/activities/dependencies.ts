@@ -15,4 +15,6 @@ export interface ActivityDependencies {
   searchAttributes?: boolean;
   /** The worker's MCP connections; absent, an agent with `mcpServers` fails its steps with an error saying so. */
   mcp?: McpClients;
+  /** Each served agent's definition fingerprint; specs and model steps carry it so a run can tell a changed definition. */
+  fingerprints?: ReadonlyMap<string, string>;
 }

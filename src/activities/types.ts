@@ -66,6 +66,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   previousPrompt?: PreviousPrompt;
   /** Set when the run ends right after a step with no tool calls: such a step writes the run's end itself. */
   runEnd?: RunEndRequest;
+  /** The fingerprint of the agent's definition the run runs with; a worker with another one leaves the run's end to the workflow. */
+  agentFingerprint?: string;
 }
 
 /** What `prepareStep` chose for a step, recorded with the response so history shows it and a retry reuses it. */
@@ -111,6 +113,8 @@ export interface RunModelStepResult {
   context?: StepContext;
   /** The step was the run's last (`runEnd` was asked) and wrote its end: the assistant message, `text` and `run-finished`. */
   wroteRunEnd?: true;
+  /** The fingerprint of the agent's definition on the worker that ran the step. */
+  agentFingerprint?: string;
 }
 
 /** Input of `compactContext`: summarise messages `[start, end)` (and the summary before them) into one summary. */

@@ -223,6 +223,8 @@ export interface AgentSpec {
   backgroundOnFinish?: 'wait' | 'cancel';
   /** True when the serving worker found Cadre's search attributes registered in the namespace. */
   searchAttributes?: boolean;
+  /** The describing worker's fingerprint of the agent's definition (see `agentFingerprint`). */
+  fingerprint?: string;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

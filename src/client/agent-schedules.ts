@@ -57,7 +57,7 @@ export class AgentSchedules {
       ...(options.runtimeContext ? { runtimeContext: options.runtimeContext } : {}),
     };
     const temporal = scheduleOptions(scheduleId, options, input, this.taskQueue);
-    if ((await this.workersFor(agent)) === 0) {
+    if (!(await this.served(agent))) {
       throw new ConfigurationError(
         `No worker serves agent '${agent}' on task queue '${this.taskQueue}', so its scheduled runs would fail; nothing was scheduled. ` +
           'Start a worker that registers it (createAgentWorker({ agents: [...] }) or `cadre worker --agents ./my-agents.ts`), or check the agent name.',
@@ -81,6 +81,15 @@ export class AgentSchedules {
         });
     }
     return this.getHandle(scheduleId);
+  }
+
+  /** True when a worker polls the agent's queue; a worker that has just started shows up within a second or two. */
+  private async served(agent: string): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await this.workersFor(agent)) > 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return false;
   }
 
   /** The handle of an existing schedule (not checked until it is used). */

@@ -28,6 +28,11 @@ export type AgentEventBody =
       task: string;
     }
   | { type: 'subagent-finished'; childWorkflowId: string; toolName: string; stopReason: string }
+  /**
+   * A model step ran on a worker whose definition of the agent differs from the one the run
+   * started with (a deploy without Worker Versioning): from then on the run follows the new one.
+   */
+  | { type: 'agent-changed'; step: number; from: string; to: string }
   | {
       type: 'run-finished';
       status: string;

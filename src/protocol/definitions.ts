@@ -7,6 +7,8 @@ import type { EventPage } from './agent-events';
 import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types';
+import type { RunBuildReport } from './run-build';
+import type { BuildMoveInput } from './build-move';
 
 /** The workflow type of every agent run: the runs a client starts and the subagents a parent starts. */
 export const agentWorkflowType = 'agentWorkflow';
@@ -50,6 +52,8 @@ export interface AgentWorkflowInput {
   runtimeContext?: RuntimeContext;
   /** Continue as new after this many model steps in one run (tests use it; Temporal's suggestion applies anyway). */
   continueAsNewEverySteps?: number;
+  /** Set on a session that continued as new to move to another build (see `holdForBuildMoveUpdate`). */
+  buildMove?: BuildMoveInput;
 }
 
 /** What a task-mode run returns, and a session when it ends; `OUTPUT` is the agent's structured output type. */
@@ -91,6 +95,8 @@ export interface AgentStatusReport {
   /** Calls to client-side tools waiting for `submitToolResult`. */
   pendingToolResults: number;
   usage: TokenUsage;
+  /** The build and agent definition fingerprint the run runs with. */
+  build?: RunBuildReport;
 }
 
 /** Delivers a user message (`content` parts in place of `text` when set); a busy agent reads it at its next step, an idle session starts an activation. */

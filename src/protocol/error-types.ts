@@ -36,6 +36,14 @@ export const errorCatalogue = {
     meaning: "One of the agent's functions (prepareStep, stopWhen, a hook) threw.",
   },
   RunNotRunning: { retryable: false, meaning: 'The run has ended, so it takes no decision or result.' },
+  // Moving sessions between builds
+  InvalidBuildMove: { retryable: false, meaning: 'A holdForBuildMove request whose holdFor is not a duration.' },
+  TaskRunPinned: { retryable: false, meaning: 'A task run is never moved: it finishes on the build it started on.' },
+  SessionBusy: {
+    retryable: true,
+    meaning: 'The session is in the middle of a turn: it can move once the turn has ended.',
+  },
+  SessionEnding: { retryable: false, meaning: 'The session was asked to end: it closes on its build.' },
   StoppedWatching: {
     retryable: false,
     meaning: 'The CLI stopped watching (Ctrl-C) while the run waits; the run goes on.',

@@ -10,12 +10,20 @@ import { McpClients } from '../activities/mcp-clients';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
 import { withMemoryTool } from '../memory/with-memory';
+import { ConfigurationError } from '../errors';
 import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
 import { resolveTemporalConnection } from '../client/temporal-connection';
 import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
+import { agentFingerprints } from '../agents/agent-fingerprint';
+import {
+  type AgentWorkerDeployment,
+  deploymentOptions,
+  type ResolvedDeployment,
+  resolveDeployment,
+} from './worker-deployment';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -62,6 +70,12 @@ export interface AgentWorkerOptions {
    * with an error naming CADRE_STORE_URL; Temporal then retries it. Default 60,000.
    */
   storeOutageWaitMs?: number;
+  /**
+   * Turns on Worker Versioning: this worker serves one build of a Worker Deployment, and every run
+   * stays on the build it started on (see docs/versioning.md). Defaults to `CADRE_DEPLOYMENT` and
+   * `CADRE_BUILD_ID`; without either, runs go to any worker of the task queue.
+   */
+  deployment?: AgentWorkerDeployment;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -75,6 +89,10 @@ export interface AgentWorker {
   store: ConversationStore;
   /** The activities' view of the store, with its read counters. */
   conversations: ConversationIo;
+  /** The deployment build this worker serves; undefined without Worker Versioning. */
+  deployment?: ResolvedDeployment;
+  /** Each served agent's definition fingerprint, by agent name (see `agentFingerprint`). */
+  fingerprints: ReadonlyMap<string, string>;
   /** Runs until shut down, then closes the connections and the store it opened. */
   run(): Promise<void>;
   /** Runs while `body` runs, then shuts down and closes what it opened; returns what `body` returned. */
@@ -107,6 +125,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   );
   agents.checkSubagents();
   agents.checkModels();
+  const fingerprints = await agentFingerprints(agents);
+  const deployment = resolveDeployment(options.deployment, fingerprints);
+  if (deployment && options.workerOptions?.workerDeploymentOptions) {
+    throw new ConfigurationError(
+      'Both deployment and workerOptions.workerDeploymentOptions are set. Use deployment: { name, buildId } alone; Cadre sets the worker options of every worker of the process from it.',
+    );
+  }
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
   const ownedClientConnection = options.client
     ? undefined
@@ -131,6 +156,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     signer,
     mcp,
     searchAttributes: await searchAttributesRegistered(client, namespace),
+    fingerprints,
   });
   const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
   const shared = {
@@ -139,6 +165,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     activities,
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
+    // The workflow worker and every agent activity worker serve the same build, so a pinned run's steps stay on it.
+    ...(deployment ? { workerDeploymentOptions: deploymentOptions(deployment) } : {}),
     ...tuning,
   } satisfies Partial<WorkerOptions>;
   // The shared queue runs workflows, their local activities and `commitConversation`.
@@ -200,6 +228,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     agents,
     store,
     conversations,
+    ...(deployment ? { deployment } : {}),
+    fingerprints,
     async run() {
       await runAll();
     },

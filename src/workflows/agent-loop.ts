@@ -11,6 +11,7 @@ import type { StatusPublisher } from './status-publisher';
 import type { ToolDispatch } from './tool-dispatch';
 import { waitedOutStoreOutage } from './store-outage';
 import { nonRetryableModelErrors } from '../protocol/error-types';
+import { noteAgentFingerprint } from './run-build';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
@@ -85,6 +86,7 @@ export class AgentLoop {
                 : {}),
               ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
               ...(runEnd ? { runEnd } : {}),
+              ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
               ...writes,
             },
           ],
@@ -110,6 +112,7 @@ export class AgentLoop {
         ? { ...step.context, length: promptLength, inputTokens: step.usage.inputTokens }
         : undefined;
       state.recordModelStep(step);
+      noteAgentFingerprint(spec, state, step);
       if (step.toolCalls.length === 0 && step.rejectedCalls.length === 0) {
         if (runEnd && step.wroteRunEnd) {
           this.writtenRunEnd = { ...runEnd, from: promptLength, step: stepNumber, text: step.text };

@@ -6,6 +6,7 @@ import {
   ContinueAsNew,
   continueAsNew,
   isCancellation,
+  makeContinueAsNewFunc,
   proxyActivities,
   setHandler,
   TemporalFailure,
@@ -42,6 +43,8 @@ import { ParentReport } from './parent-report';
 import { commitWrites, conversationOf } from './store-writes';
 import { finishRun, type RunParts } from './run-finish';
 import { ToolDispatch } from './tool-dispatch';
+import { runBuildReport } from './run-build';
+import { BuildMove } from './build-move';
 import { withScheduleContext } from './schedule-context';
 import type { CadreErrorType } from '../protocol/error-types';
 
@@ -93,7 +96,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     interruptRequested = true;
     activation.cancel();
   });
-  setHandler(statusQuery, () => statusReport(input, state));
+  setHandler(statusQuery, () => ({ ...statusReport(input, state), ...runBuildReport(described) }));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
   setHandler(approvedToolRunningSignal, ({ toolCallId }) => status.publishHeldBack(toolCallId));
@@ -108,6 +111,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
   const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
   const parts: RunParts = { state, status, children, report: new ParentReport(input, state) };
+  const move = new BuildMove(input, state);
 
   if (!input.state) {
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
@@ -122,6 +126,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
         `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
       );
     }
+    if (await move.holdIfMoving()) return await continueAsNewWith(input, undefined, state, move.continuation());
     // A subagent's parent passed its spec in the input (so did continue-as-new): no round trip.
     const spec: DescribedAgentSpec = input.spec ?? (await describe(input, activityQueue));
     described = spec;
@@ -152,11 +157,12 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
           status.publish('idle', state.lastError);
           // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
           const suggested = () => workflowInfo().continueAsNewSuggested;
-          const ready = () => state.hasMessages() || state.ended || suggested();
+          const ready = () => state.hasMessages() || state.ended || suggested() || move.due();
           // Before a wait, the store gets everything, so readers see the whole conversation while it is idle.
           if (!ready()) await commitWrites(state);
           if (!input.idleTimeout) await condition(ready);
           else if (!(await condition(ready, input.idleTimeout))) state.closeActivation('completed', undefined, 'idle');
+          if (!state.ended && move.due()) return await continueAsNewWith(input, undefined, state, move.continuation());
           if (!state.hasMessages() && !state.ended && suggested()) return await continueAsNewWith(input, spec, state);
           if (!state.hasMessages()) break;
         }
@@ -242,12 +248,24 @@ async function describe(input: AgentWorkflowInput, activityQueue: string): Promi
   }
 }
 
-/** Writes what is pending, then continues as new with counters and references: the input stays small. */
-async function continueAsNewWith(input: AgentWorkflowInput, spec: AgentSpec, state: AgentState): Promise<never> {
+/**
+ * Writes what is pending, then continues as new with counters and references: the input stays
+ * small. Without `spec` the new run describes its agent again (a move to another build).
+ */
+async function continueAsNewWith(
+  input: AgentWorkflowInput,
+  spec: AgentSpec | undefined,
+  state: AgentState,
+  move?: ReturnType<BuildMove['continuation']>,
+): Promise<never> {
   await commitWrites(state);
   await condition(allHandlersFinished);
-  return await continueAsNew<typeof agentWorkflow>({
+  const next = move?.initialVersioningBehavior
+    ? makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersioningBehavior: move.initialVersioningBehavior })
+    : continueAsNew<typeof agentWorkflow>;
+  return await next({
     ...input,
+    ...move?.input,
     prompt: undefined,
     fork: undefined,
     spec,

@@ -30,6 +30,7 @@ export {
   type SubagentSettlement,
   type TranscriptPage,
 } from '../protocol/definitions';
+export { buildMoveRefusals, holdForBuildMoveUpdate, releaseBuildMoveSignal } from '../protocol/build-move';
 export {
   agentDepthKey,
   agentNameKey,

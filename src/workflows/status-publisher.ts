@@ -8,6 +8,7 @@ import {
   initialSearchAttributes,
   pendingApprovalsKey,
 } from '../protocol/search-attributes';
+import { runBuildLine } from './run-build';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -22,6 +23,7 @@ export class StatusPublisher {
   private publishedPending = 0;
   /** Tool call ids of approved calls whose tool runs while the run holds back its status (see {@link holdBack}). */
   private readonly unpublishedApprovals: string[] = [];
+  private spec?: AgentSpec;
 
   constructor(
     private readonly state: AgentState,
@@ -42,6 +44,7 @@ export class StatusPublisher {
   /** Learns from the agent's spec whether the namespace has Cadre's search attributes registered. */
   useSpec(spec: AgentSpec): void {
     this.registered = spec.searchAttributes === true;
+    this.spec = spec;
   }
 
   /** Sets the status, with a line of detail for the UI. */
@@ -50,7 +53,13 @@ export class StatusPublisher {
     const state = this.state;
     const pending = state.approvals.pending().length;
     setCurrentDetails(
-      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.conversation.length}`, detail]
+      [
+        `**${status}**`,
+        `steps: ${state.steps}`,
+        `messages: ${state.conversation.length}`,
+        detail,
+        runBuildLine(this.spec),
+      ]
         .filter(Boolean)
         .join(' · '),
     );

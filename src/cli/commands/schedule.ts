@@ -113,7 +113,8 @@ export function addScheduleCommands(
         );
         write(`Prompt: ${described.prompt}`);
         if (described.note) write(`Note: ${described.note}`);
-        write(`Next runs: ${described.nextRunTimes.map((time) => time.toISOString()).join(', ') || 'none'}`);
+        const next = described.nextRunTimes.slice(0, 3).map((time) => time.toISOString());
+        write(`Next runs: ${next.join(', ') || 'none'}${described.nextRunTimes.length > 3 ? ', ...' : ''}`);
         write(`Runs started: ${described.runsStarted}, skipped while one ran: ${described.runsSkipped}`);
         for (const run of await handle.runs(10)) {
           const pending = run.pendingApprovals > 0 ? `, ${run.pendingApprovals} approval(s) pending` : '';
