@@ -56,8 +56,7 @@ function say(line) {
 /** `file` relative to the working directory when it is inside it or next to it, else absolute. */
 function relative(file) {
   const shown = path.relative(process.cwd(), file);
-  // Relative only inside the working directory: `../x` reads worse than the absolute path.
-  return shown && !shown.startsWith('..') && !path.isAbsolute(shown) ? shown : file;
+  return shown && !shown.startsWith(`..${path.sep}..`) && !path.isAbsolute(shown) ? shown : file;
 }
 
 function seconds(startedAt) {
