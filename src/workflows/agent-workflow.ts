@@ -241,7 +241,7 @@ async function describe(input: AgentWorkflowInput, activityQueue: string): Promi
         'NoWorkerForAgent',
         `No worker serves agent '${input.agent}': nothing polled its task queue '${activityQueue}' for ${agentWorkerWait}. ` +
           `Start a worker that registers it on task queue '${workflowInfo().taskQueue}': ` +
-          `createAgentWorker({ agents: [...] }), or npm run dev -- --agents ./my-agents.ts.`,
+          `createAgentWorker({ agents: [...] }), or cadre worker --agents ./my-agents.ts (cadre dev with the embedded server).`,
       );
     }
     throw error;
