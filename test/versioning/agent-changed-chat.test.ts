@@ -1,4 +1,5 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
+import { type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
+import { readUIMessages } from '../helpers/ui-messages';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { UIProjector } from '../../src/chat/ui-projector';
 import type { AgentEventBody } from '../../src/protocol/agent-events';
@@ -17,17 +18,7 @@ function events(bodies: AgentEventBody[]): StreamedEvent[] {
 }
 
 async function lastMessage(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      controller.enqueue({ type: 'start', messageId: 'turn' });
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.enqueue({ type: 'finish' });
-      controller.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
-  return last!;
+  return (await readUIMessages(chunks)).at(-1)!;
 }
 
 describe('the chat projection of an agent-changed event', () => {
