@@ -1,11 +1,18 @@
-/** Base class of errors Cadre raises outside workflows; `type` is stable and safe to match on. */
+import { type CadreErrorType, isRetryableErrorType } from './protocol/error-types';
+
+/** Base class of errors Cadre raises outside workflows; `type` is one of the error catalogue's, stable and safe to match on. */
 export class CadreError extends Error {
   constructor(
-    readonly type: string,
+    readonly type: CadreErrorType,
     message: string,
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  /** True when trying the same thing again later may succeed (see the error catalogue). */
+  get retryable(): boolean {
+    return isRetryableErrorType(this.type);
   }
 }
 

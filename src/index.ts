@@ -51,6 +51,8 @@ export type {
   TranscriptPage,
 } from './protocol/definitions';
 export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
+export type { RunBuildReport } from './protocol/run-build';
+export { buildMoveRefusals, type BuildMoveInput } from './protocol/build-move';
 export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
 export type {
   ApprovalCancellation,
@@ -74,7 +76,7 @@ export type {
 export type { AgentPrompt } from './client/prompt-input';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
-export type { TokenUsage } from './activities/types';
+export type { TokenUsage } from './protocol/token-usage';
 export type { ContextWindowSettings } from './agents/context-window-settings';
 export {
   estimateTokens,

@@ -174,6 +174,11 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  test('passes the Worker Deployment and the build id through to the worker, for rolling deploys', () => {
+    const worker = environment('cadre-worker');
+    for (const name of ['CADRE_DEPLOYMENT', 'CADRE_BUILD_ID']) expect(worker).toHaveProperty(name, null);
+  });
+
   test('serves the agents module named by CADRE_AGENTS from the folder mounted at /app/agents', () => {
     const agentsModule = String(environment('cadre-worker').CADRE_AGENTS);
     // `${CADRE_AGENTS:-/app/agents/agents.cjs}`: the host's CADRE_AGENTS, else the starter module.

@@ -7,23 +7,18 @@ import type { ActivityDependencies } from './dependencies';
 import { limitToolOutput, toToolOutput } from './tool-output';
 import type { AcceptToolResultArgs, AcceptToolResultResult } from './types';
 
-/** Largest output a run without the store carries inline in the activity result, as for `runTool`. */
-const inlineOutputBytes = 1_048_576;
-
 /**
  * Builds `acceptToolResult`: checks a result a client submitted for a call to a client-side tool
  * against the tool's `outputSchema`, maps it with the tool's `toModelOutput` (the default: JSON,
- * text for a string), cuts it to the agent's limits and, on the store, records it under the call's
+ * text for a string), cuts it to the agent's limits and records it in the store under the call's
  * id like a tool activity's output. The workflow never runs the schema or the mapping itself.
  */
 export function createAcceptToolResult(deps: ActivityDependencies) {
   return async function acceptToolResult(args: AcceptToolResultArgs): Promise<AcceptToolResultResult> {
     const { conversation } = args;
     const key = toolOutputKey(args.toolCallId);
-    if (conversation) {
-      const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
-      if (recorded) return { accepted: { stored: summarizeOutput(recorded.output) } };
-    }
+    const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
+    if (recorded) return { accepted: { stored: summarizeOutput(recorded.output) } };
     const agent = deps.agents.get(args.agent);
     const tool = agent.tools?.[args.toolName] as Tool | undefined;
     if (!tool || typeof tool.execute === 'function') {
@@ -49,12 +44,10 @@ export function createAcceptToolResult(deps: ActivityDependencies) {
         };
       }
     }
-    const maxBytes = agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes;
     const limited = limitToolOutput(output, {
       maxChars: agent.maxToolOutputChars ?? defaultMaxToolOutputChars,
-      maxBytes: conversation ? maxBytes : Math.min(maxBytes, inlineOutputBytes),
+      maxBytes: agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes,
     });
-    if (!conversation) return { accepted: { output: limited } };
     const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output: limited });
     return { accepted: { stored: summarizeOutput(stored.output) } };
   };

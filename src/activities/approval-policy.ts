@@ -1,6 +1,6 @@
 import type { ModelMessage, Tool, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
 import type { RuntimeContext } from '../agents/agent-definition';
-import type { ApprovalVerdict } from './types';
+import type { ApprovalVerdict } from '../protocol/tool-calls';
 
 /** The call a policy judges, with what the AI SDK's policy functions receive alongside it. */
 export interface PolicyCall {

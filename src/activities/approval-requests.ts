@@ -2,7 +2,7 @@ import type { AssistantModelMessage, ModelMessage, ToolApprovalConfiguration, To
 import type { RuntimeContext } from '../agents/agent-definition';
 import { evaluateToolApproval } from './approval-policy';
 import type { ApprovalSigner } from './approval-signer';
-import type { ApprovalVerdict, ModelToolCall } from './types';
+import type { ApprovalVerdict, ModelToolCall } from '../protocol/tool-calls';
 
 /** What judging a step's calls needs besides the calls. */
 export interface JudgeContext {

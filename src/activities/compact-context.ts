@@ -6,6 +6,7 @@ import type { ActivityDependencies } from './dependencies';
 import { keepHeartbeating } from './heartbeat';
 import { modelCallFailure } from './provider-errors';
 import type { CompactContextArgs, CompactContextResult } from './types';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** The fixed instructions of every summary call. */
 export const summaryInstructions = [
@@ -36,7 +37,7 @@ export function createCompactContext(deps: ActivityDependencies) {
       if (!window) {
         throw ApplicationFailure.nonRetryable(
           `Agent '${args.agent}' has no contextWindow on this worker, so its context cannot be compacted. Deploy the same agent definition to every worker of its task queue.`,
-          'ConfigurationError',
+          'ConfigurationError' satisfies CadreErrorType,
         );
       }
       const earlier = args.start > 0 ? await deps.conversations.readCompaction(conversation, args.start) : undefined;
@@ -55,7 +56,7 @@ export function createCompactContext(deps: ActivityDependencies) {
       if (summary.length === 0) {
         throw ApplicationFailure.retryable(
           `The summary model returned no text for messages ${args.start} to ${args.end - 1} (finish reason '${result.finishReason}').`,
-          'EmptySummary',
+          'EmptySummary' satisfies CadreErrorType,
         );
       }
       const stored = await deps.conversations.putCompaction(conversation, {

@@ -15,6 +15,7 @@ import {
 } from '../protocol/context-window';
 import type { ActivityDependencies } from './dependencies';
 import type { RunModelStepArgs } from './types';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** The messages a step may send, or the compaction the workflow must run first. */
 export type ContextFit =
@@ -23,8 +24,7 @@ export type ContextFit =
 /**
  * Fits a step's prompt into the agent's `contextWindow`: the stored conversation seen through its
  * latest compaction. Over the budget, `drop-oldest` records a new cut at once and `summarize` asks
- * the workflow for a `compactContext` activity. Agents without a window (and runs without the
- * store) send the whole conversation.
+ * the workflow for a `compactContext` activity. Agents without a window send the whole conversation.
  */
 export async function fitContext(
   deps: ActivityDependencies,
@@ -35,7 +35,7 @@ export async function fitContext(
 ): Promise<ContextFit> {
   const window = agent.contextWindow;
   const { conversation } = args;
-  if (!window || !conversation) return { messages };
+  if (!window) return { messages };
   const compaction = await deps.conversations.readCompaction(conversation, messages.length);
   const start = compaction?.end ?? 0;
   const instructionTokens = estimateInstructionTokens(instructions);
@@ -92,7 +92,7 @@ function exceeded(
   length: number,
 ): ApplicationFailure {
   return ApplicationFailure.create({
-    type: 'ContextWindowExceeded',
+    type: 'ContextWindowExceeded' satisfies CadreErrorType,
     nonRetryable: true,
     message:
       `Model step ${args.step} of agent '${agent.name}' needs about ${estimate} tokens, over contextWindow.maxTokens ` +

@@ -7,7 +7,8 @@ import { StoreConsistencyError, StoreUnavailableError } from '../store/store-err
 import type { AgentEvent } from '../protocol/agent-events';
 import { type RunEndRequest, runEndEvents } from '../protocol/run-end';
 import type { ContextCompaction } from '../protocol/context-window';
-import type { RunModelStepResult, StoredOutputSummary, StoreWrites } from './types';
+import type { RunModelStepResult, StoreWrites } from './types';
+import type { StoredOutputSummary } from '../protocol/tool-calls';
 import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
 import { RecordCache } from './record-cache';
 
@@ -46,7 +47,6 @@ export class ConversationIo {
   /** Writes the pending messages and events an activity carries; idempotent, so a retry leaves one copy. */
   async applyWrites(args: StoreWrites): Promise<void> {
     const { conversation, writes, events } = args;
-    if (!conversation) return;
     await this.retrying(async () => {
       if (writes && writes.messages.length > 0) {
         await this.ensure(conversation);

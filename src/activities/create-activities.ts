@@ -38,6 +38,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
           ...deps.agents.spec(agent, overrides, prepared),
           searchAttributes: deps.searchAttributes === true,
           signsApprovals: deps.signer !== undefined,
+          ...fingerprintOf(deps, agent),
         };
         const agentSpecs = await reachableSpecs(deps, agent);
         return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
@@ -46,7 +47,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
         throw error;
       }
     },
-    runModelStep: createRunModelStep(deps),
+    runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
     compactContext: createCompactContext(deps),
     runTool: createRunTool(deps),
     verifyApproval: createVerifyApproval(deps),
@@ -82,11 +83,35 @@ async function reachableSpecs(deps: ActivityDependencies, root: string): Promise
         // An agent with prepareCall describes itself: its spec depends on the child's own request.
         if (typeof deps.agents.get(agent).prepareCall === 'function') continue;
         await validateCallOptions(deps.agents.get(agent), undefined);
-        specs[agent] = { ...deps.agents.spec(agent), searchAttributes: deps.searchAttributes === true };
+        specs[agent] = {
+          ...deps.agents.spec(agent),
+          searchAttributes: deps.searchAttributes === true,
+          ...fingerprintOf(deps, agent),
+        };
       } catch {
         // Described by its own child run instead (see above).
       }
     }
   }
   return specs;
+}
+
+function fingerprintOf(deps: ActivityDependencies, agent: string): { fingerprint?: string } {
+  const fingerprint = deps.fingerprints?.get(agent);
+  return fingerprint ? { fingerprint } : {};
+}
+
+/** The model step, its result stamped with this worker's fingerprint of the agent, so the run sees a changed definition. */
+function withAgentFingerprint(
+  runModelStep: AgentActivities['runModelStep'],
+  deps: ActivityDependencies,
+): AgentActivities['runModelStep'] {
+  return async (args) => {
+    const fingerprint = deps.fingerprints?.get(args.agent);
+    // The workflow records `agent-changed` after this step: it, not the step, then writes the run's end.
+    const changed =
+      fingerprint !== undefined && args.agentFingerprint !== undefined && fingerprint !== args.agentFingerprint;
+    const result = await runModelStep(changed ? { ...args, runEnd: undefined } : args);
+    return fingerprint ? { ...result, agentFingerprint: fingerprint } : result;
+  };
 }

@@ -3,18 +3,18 @@ import type { ModelRegistry } from '../agents/model-registry';
 import type { ApprovalSigner } from './approval-signer';
 import type { ConversationIo } from './conversation-io';
 import type { McpClients } from './mcp-clients';
-import type { TranscriptCache } from './transcript-cache';
 
-/** What the activities close over: the worker's registries, the conversation store, and the transcript cache of runs from before it. */
+/** What the activities close over: the worker's registries, the conversation store and the MCP connections. */
 export interface ActivityDependencies {
   agents: AgentRegistry;
   models: ModelRegistry;
   conversations: ConversationIo;
-  transcripts: TranscriptCache;
   /** Signs and verifies approval requests; absent when the worker has no approval secret. */
   signer?: ApprovalSigner;
   /** True when the namespace has Cadre's search attributes registered (specs tell the workflow). */
   searchAttributes?: boolean;
   /** The worker's MCP connections; absent, an agent with `mcpServers` fails its steps with an error saying so. */
   mcp?: McpClients;
+  /** Each served agent's definition fingerprint; specs and model steps carry it so a run can tell a changed definition. */
+  fingerprints?: ReadonlyMap<string, string>;
 }

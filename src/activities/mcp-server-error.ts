@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /**
  * An MCP server the worker could not reach, list or call over its connection. Unlike a tool's own
@@ -7,7 +8,7 @@ import { ApplicationFailure } from '@temporalio/activity';
  */
 export class McpServerError extends Error {
   /** Stable type of the activity failure. */
-  readonly type = 'McpServerUnavailable';
+  readonly type: CadreErrorType = 'McpServerUnavailable';
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

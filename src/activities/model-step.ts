@@ -7,7 +7,6 @@ import { callsOf } from '../protocol/step-calls';
 import { callModel, type ModelCallOutcome, type StreamingProgress } from './call-model';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
-import { resolveStoredParts } from './stored-prompt-parts';
 import type { ActivityDependencies } from './dependencies';
 import { markClientSideCalls, modelTools } from './model-tools';
 import { mcpToolsOf } from './mcp-clients';
@@ -29,10 +28,9 @@ import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-me
 import { memoriesSection } from '../memory/memory-provider';
 
 /**
- * Builds `runModelStep`: one call to the model. On the store it first writes what the workflow
- * decided, reads the prompt, records the provider's response the moment it arrives (a retried
- * step reuses it instead of paying twice), then records the judged step and returns its summary.
- * Runs from before the store read their transcript from the workflow by query.
+ * Builds `runModelStep`: one call to the model. It first writes what the workflow decided to the
+ * store, reads the prompt, records the provider's response the moment it arrives (a retried step
+ * reuses it instead of paying twice), then records the judged step and returns its summary.
  */
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
@@ -44,17 +42,9 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const definition = deps.agents.get(args.agent);
       await deps.conversations.applyWrites(args);
       const stepKey = modelStepKey(args.step, args.transcriptLength);
-      if (conversation) {
-        const recorded = await deps.conversations.get<RunModelStepResult>(conversation, stepKey);
-        if (recorded) return await summaryOf(deps, args, recorded, stepKey);
-      }
-      const messages = conversation
-        ? await deps.conversations.read(conversation, args.transcriptLength)
-        : // A run kept in memory holds references to large prompt parts; the store has their data.
-          await resolveStoredParts(
-            await deps.transcripts.read(args.workflowId, args.runId, args.transcriptLength),
-            deps.conversations.store,
-          );
+      const recordedStep = await deps.conversations.get<RunModelStepResult>(conversation, stepKey);
+      if (recordedStep) return await summaryOf(deps, args, recordedStep, stepKey);
+      const messages = await deps.conversations.read(conversation, args.transcriptLength);
       const settings = await resolveCallSettings(definition, args);
       // From here on the agent is as prepareCall left it for this run (the definition itself without one).
       const agent = settings.agent;
@@ -63,7 +53,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const mcpTools = await mcpToolsOf(deps.mcp, agent);
       const tools = modelTools(agent, args.overrides?.toolFilter, mcpTools);
       const responseKey = modelResponseKey(args.step, args.transcriptLength);
-      const reused = conversation ? await deps.conversations.get<RecordedCall>(conversation, responseKey) : undefined;
+      const reused = await deps.conversations.get<RecordedCall>(conversation, responseKey);
       const turn: TurnContext = {
         agent,
         conversations: deps.conversations,
@@ -116,7 +106,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
           ...(fit.context ? { context: fit.context } : {}),
         };
       }
-      const result = conversation && !reused ? await deps.conversations.put(conversation, responseKey, called) : called;
+      const result = reused ? called : await deps.conversations.put(conversation, responseKey, called);
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
@@ -170,7 +160,6 @@ export function createRunModelStep(deps: ActivityDependencies) {
       // Before the step is recorded: a lost worker calls them again (at least once), a recorded step never.
       await runStepCallbacks(agent, stepsOf, { endsActivation, output, step: args.step, runtimeContext });
       if (!hasCalls) await rememberTurn(turn, [...messages, assistant]);
-      if (!conversation) return step;
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
       const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
@@ -223,7 +212,7 @@ async function summaryOf(
 ): Promise<RunModelStepResult> {
   const summary = withoutAssistant(recorded, key);
   const last = recorded.toolCalls.length === 0 && recorded.rejectedCalls.length === 0;
-  if (!args.runEnd || !args.conversation || !last || !recorded.assistant) return summary;
+  if (!args.runEnd || !last || !recorded.assistant) return summary;
   await deps.conversations.writeRunEnd(args.conversation, args.runEnd, {
     from: args.transcriptLength,
     assistant: recorded.assistant,

@@ -3,7 +3,7 @@ import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { type SubagentDefinition, subagentToolDescription } from '../agents/subagent-definition';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { runtimeToolSchemas, subagentCallSchema } from '../protocol/runtime-tool-schemas';
-import type { ModelToolCall } from './types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 
 const cache = new WeakMap<AnyAgentDefinition, { mcpTools: ToolSet | undefined; byFilter: Map<string, ToolSet> }>();
 

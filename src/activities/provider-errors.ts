@@ -8,6 +8,7 @@ import {
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { CadreError } from '../errors';
 import { McpServerError } from './mcp-server-error';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** Which attempt of the model step failed, and how many the retry policy allows. */
 export interface StepAttempt {
@@ -28,14 +29,14 @@ export function toModelStepFailure(error: unknown, route: string, attempt?: Step
     if (status === 429 || (status !== undefined && status >= 500) || (status === undefined && error.isRetryable)) {
       return retryable(
         `Model provider for '${route}' is unavailable (HTTP ${status ?? 'no status'}): ${sentence(error.message)}`,
-        'ProviderUnavailable',
+        'ProviderUnavailable' satisfies CadreErrorType,
         attempt,
       );
     }
     return ApplicationFailure.nonRetryable(
       `Model provider rejected the request for '${route}' (HTTP ${status ?? 'no status'}): ${sentence(error.message)} ` +
         'Check the model id, the API key and the model settings; retrying the same request would not help.',
-      'ProviderRequestRejected',
+      'ProviderRequestRejected' satisfies CadreErrorType,
     );
   }
   if (
@@ -46,11 +47,11 @@ export function toModelStepFailure(error: unknown, route: string, attempt?: Step
   ) {
     return ApplicationFailure.nonRetryable(
       `Model request for '${route}' is invalid: ${sentence(error.message)} Fix the agent's model route or settings.`,
-      'ProviderRequestRejected',
+      'ProviderRequestRejected' satisfies CadreErrorType,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return retryable(`Model step for '${route}' failed: ${sentence(message)}`, 'ModelStepError', attempt);
+  return retryable(`Model step for '${route}' failed: ${sentence(message)}`, 'ModelStepAttemptFailed', attempt);
 }
 
 /**
@@ -71,7 +72,7 @@ export function modelCallFailure(
 }
 
 /** A retryable failure whose message tells the truth about what happens next. */
-function retryable(cause: string, type: string, attempt?: StepAttempt): ApplicationFailure {
+function retryable(cause: string, type: CadreErrorType, attempt?: StepAttempt): ApplicationFailure {
   const { maximumAttempts } = attempt ?? {};
   if (attempt && maximumAttempts !== undefined && maximumAttempts > 0 && attempt.attempt >= maximumAttempts) {
     return ApplicationFailure.retryable(

@@ -16,12 +16,9 @@ import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-out
 import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
 import type { RunToolArgs, RunToolResult } from './types';
 
-/** Largest output a run without the store may carry inline in its activity result (Temporal refuses payloads over 2 MB). */
-const inlineOutputBytes = 1_048_576;
-
 /**
  * Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model.
- * On the store the output is recorded once under the call's id: a retry after the write returns
+ * The output is recorded in the store once under the call's id: a retry after the write returns
  * the recorded output without running the tool again. Tools themselves are at-least-once; their
  * `execute` gets an idempotency key that is the same on every attempt. Every output is cut to the
  * agent's limits first, so no result is too large to record and no tool re-runs for its size.
@@ -44,18 +41,15 @@ export function createRunTool(deps: ActivityDependencies) {
 async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, context: Context): Promise<RunToolResult> {
   const { conversation } = args;
   const key = toolOutputKey(args.toolCallId);
-  if (conversation) {
-    const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
-    if (recorded) return { stored: summarizeOutput(recorded.output) };
-  }
+  const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
+  if (recorded) return { stored: summarizeOutput(recorded.output) };
   const definition = deps.agents.get(args.agent);
   // The tools prepareCall chose for this run: it runs again here, with the run's call options and runtime context.
   const settings = await resolveCallSettings(definition, args);
   const { agent } = settings;
-  const maxBytes = agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes;
   const limits: ToolOutputLimits = {
     maxChars: agent.maxToolOutputChars ?? defaultMaxToolOutputChars,
-    maxBytes: conversation ? maxBytes : Math.min(maxBytes, inlineOutputBytes),
+    maxBytes: agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes,
   };
   const filter = args.overrides?.toolFilter;
   const mcpTools = await mcpToolsFor(deps, agent, args.toolName);
@@ -74,7 +68,6 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
     };
   }
   const record = async (output: ToolResultPart['output']): Promise<RunToolResult> => {
-    if (!conversation) return { output };
     const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output });
     return { stored: summarizeOutput(stored.output) };
   };
@@ -82,11 +75,7 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   // Only a revalidated call whose policy is a function, or an `execute` that declares options, reads the conversation.
   const readsMessages =
     (args.revalidate && policyReadsMessages(settings.toolApproval, tools, args.toolName)) || asksForOptions(tool);
-  const messages = readsMessages
-    ? conversation
-      ? await deps.conversations.read(conversation, args.promptLength)
-      : await deps.transcripts.read(args.workflowId, args.runId, args.promptLength)
-    : undefined;
+  const messages = readsMessages ? await deps.conversations.read(conversation, args.promptLength) : undefined;
   let output: ToolResultPart['output'];
   try {
     output =

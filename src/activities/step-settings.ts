@@ -3,6 +3,7 @@ import type { Instructions, LanguageModel, ModelMessage, OutputInterface, System
 import type { AnyAgentDefinition, RuntimeContext } from '../agents/agent-definition';
 import type { ActivationStep, ActivationView } from './activation-steps';
 import type { PreparedStepSummary } from './types';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** What one model call uses after `prepareStep`: the model, instructions, messages and tool settings. */
 export interface StepPlan {
@@ -118,7 +119,7 @@ export async function parseOutput(
     } as unknown as Parameters<OutputInterface['parseCompleteOutput']>[1]);
   } catch (error) {
     throw ApplicationFailure.create({
-      type: 'NoOutputGenerated',
+      type: 'NoOutputGenerated' satisfies CadreErrorType,
       nonRetryable: true,
       message:
         `Agent '${agent.name}' has an output of type '${output.name}', and the final text of step ${context.step} ` +
@@ -178,7 +179,7 @@ async function userCode<T>(
     return await run();
   } catch (error) {
     throw ApplicationFailure.create({
-      type: 'AgentSettingFailed',
+      type: 'AgentSettingFailed' satisfies CadreErrorType,
       message: `${setting} of agent '${agent.name}' threw at step ${step}: ${(error as Error)?.message ?? String(error)}. Fix it; the step is retried.`,
     });
   }

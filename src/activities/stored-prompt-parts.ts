@@ -21,14 +21,6 @@ export async function withStoredParts(message: PendingUserMessage, store: Conver
   return { role: 'user', content: content as Exclude<UserContent, string> };
 }
 
-/** Every message with stored parts made whole; other messages as they are (runs that keep their messages in memory). */
-export async function resolveStoredParts(messages: ModelMessage[], store: ConversationStore): Promise<ModelMessage[]> {
-  if (!messages.some(hasStoredParts)) return messages;
-  return await Promise.all(
-    messages.map((message) => (hasStoredParts(message) ? withStoredParts(message, store) : message)),
-  );
-}
-
 async function wholePart(part: PromptPart, store: ConversationStore): Promise<PromptPart> {
   if (part.type !== 'stored-part') return part;
   const data = await store.promptParts.get(part.key);

@@ -7,19 +7,15 @@ import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from '../protocol/agent-events';
 import type { RunEndRequest } from '../protocol/run-end';
 import type { CompactContextRequest, PreviousPrompt, StepContext } from '../protocol/context-window';
-
-/** Token counts of one or more model steps. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+import type { TokenUsage } from '../protocol/token-usage';
+import type { ModelToolCall, StoredOutputSummary } from '../protocol/tool-calls';
 
 /** Input of `describeAgent`: the agent's registry name. */
 export interface DescribeAgentArgs {
   agent: string;
   /** Checked against the agent's `callOptionsSchema` before the first step. */
   callOptions?: unknown;
-  /** The run's runtime context, for `prepareCall` (absent in descriptions recorded before it was passed). */
+  /** The run's runtime context, for `prepareCall`. */
   runtimeContext?: RuntimeContext;
   /** A parent's changes for this child run. */
   overrides?: AgentOverrides;
@@ -33,23 +29,10 @@ export interface CallContext {
   overrides?: AgentOverrides;
 }
 
-/** A policy's answer, normalized: `undefined` and `'not-applicable'` both mean run without approval metadata. */
-export interface ApprovalVerdict {
-  type: 'not-applicable' | 'approved' | 'denied' | 'user-approval';
-  reason?: string;
-}
-
-/** A call's approval as the model step decided it; `approvalId` is set for every status but `not-applicable`. */
-export interface ToolCallApproval extends ApprovalVerdict {
-  approvalId?: string;
-  /** HMAC signature of a user-approval request, when the worker has an approval secret. */
-  signature?: string;
-}
-
 /** What an activity writes to the store before its own work: the messages and events the workflow decided. */
 export interface StoreWrites {
-  /** The run's conversation in the store; absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation in the store. */
+  conversation: ConversationRef;
   /** Messages to write first, references resolved from the store's records. */
   writes?: ConversationWrites;
   /** Events to append to the run's event log. */
@@ -58,7 +41,7 @@ export interface StoreWrites {
 
 /**
  * Input of `runModelStep`. The transcript is left out on purpose: the activity reads it from
- * the conversation store (runs from before the store: from its workflow by query), so history
+ * the conversation store, so history
  * grows with the number of messages, not with their size or with steps x context.
  */
 export interface RunModelStepArgs extends CallContext, StoreWrites {
@@ -67,7 +50,6 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   workflowId: string;
   /** Root of the agent tree; subagents' approval ids are prefixed with their path below it, so ids are unique in the tree. */
   rootWorkflowId?: string;
-  runId: string;
   /** 1-based step number across the whole run, for summaries and logs. */
   step: number;
   /** How many transcript messages this step must send to the model. */
@@ -84,6 +66,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   previousPrompt?: PreviousPrompt;
   /** Set when the run ends right after a step with no tool calls: such a step writes the run's end itself. */
   runEnd?: RunEndRequest;
+  /** The fingerprint of the agent's definition the run runs with; a worker with another one leaves the run's end to the workflow. */
+  agentFingerprint?: string;
 }
 
 /** What `prepareStep` chose for a step, recorded with the response so history shows it and a retry reuses it. */
@@ -98,26 +82,15 @@ export interface PreparedStepSummary {
   messages?: number;
 }
 
-/** A valid tool call the workflow must run. */
-export interface ModelToolCall {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  /** Absent in steps recorded before approvals existed; it means `not-applicable`. */
-  approval?: ToolCallApproval;
-  /** The tool has no `execute` (a client-side tool): the workflow waits for its result from `submitToolResult`. */
-  clientSide?: true;
-}
-
 /**
  * What one model step produced: the calls to run, the calls already answered, and the assistant
- * message (recorded in the store under `assistantKey`; inline only for runs without the store).
+ * message (inline as the activity records it; the workflow gets only its store key, `assistantKey`).
  */
 export interface RunModelStepResult {
   assistant?: AssistantModelMessage;
-  /** Store key of the assistant message, for runs on the store. */
+  /** Store key of the assistant message. */
   assistantKey?: string;
-  /** Every tool call of the assistant message in order, rejected ones included (absent in steps recorded before the store). */
+  /** Every tool call of the assistant message in order, rejected ones included (set when the AI SDK rejected some). */
   calls?: Array<{ toolCallId: string; toolName: string }>;
   toolCalls: ModelToolCall[];
   /** Error results for calls the AI SDK rejected (unknown tool, invalid input); the model sees them. */
@@ -140,6 +113,8 @@ export interface RunModelStepResult {
   context?: StepContext;
   /** The step was the run's last (`runEnd` was asked) and wrote its end: the assistant message, `text` and `run-finished`. */
   wroteRunEnd?: true;
+  /** The fingerprint of the agent's definition on the worker that ran the step. */
+  agentFingerprint?: string;
 }
 
 /** Input of `compactContext`: summarise messages `[start, end)` (and the summary before them) into one summary. */
@@ -164,11 +139,10 @@ export interface CompactContextResult {
 
 /** Input of `runTool`: one tool call of one agent. */
 export interface RunToolArgs extends CallContext {
-  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation; the output is recorded there. */
+  conversation: ConversationRef;
   agent: string;
   workflowId: string;
-  runId: string;
   /** Transcript length when the model made the call: the tool's `messages` option. */
   promptLength: number;
   toolCallId: string;
@@ -212,16 +186,9 @@ export interface MapSubagentOutputArgs {
   result: SubagentResult;
 }
 
-/** A stored tool output as the workflow records it: kind, size and a preview for Temporal UI. */
-export interface StoredOutputSummary {
-  outputType: string;
-  bytes: number;
-  preview: string;
-}
-
 /**
  * A tool's output as the model will see it, already cut to the agent's size limit: inline, or
- * recorded in the store (runs on the store) with a summary.
+ * recorded in the store with a summary.
  */
 export interface RunToolResult {
   output?: ToolResultPart['output'];
@@ -230,8 +197,8 @@ export interface RunToolResult {
 
 /** Input of `acceptToolResult`: a result a client submitted for a call to a client-side tool. */
 export interface AcceptToolResultArgs {
-  /** The run's conversation; the output is recorded there. Absent for runs that keep their transcript in memory. */
-  conversation?: ConversationRef;
+  /** The run's conversation; the output is recorded there. */
+  conversation: ConversationRef;
   agent: string;
   toolCallId: string;
   toolName: string;
@@ -250,9 +217,7 @@ export interface MapSubagentOutputResult {
 }
 
 /** Input of `commitConversation`: writes the workflow's decided messages and events at a settle point. */
-export interface CommitConversationArgs extends StoreWrites {
-  conversation: ConversationRef;
-}
+export type CommitConversationArgs = StoreWrites;
 
 /** The activities the agent workflow calls; implemented by `createActivities`. */
 export interface AgentActivities {

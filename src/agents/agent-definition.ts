@@ -180,7 +180,7 @@ export interface AgentDefinition<
    * such binary data becomes an error result naming this limit. Default 1,048,576 (1 MiB).
    */
   maxToolOutputBytes?: number;
-  /** The same settings as the top-level ones (older spelling); where both set one, `modelSettings` wins. */
+  /** The same settings as the top-level ones, grouped; where both set one, `modelSettings` wins. */
   modelSettings?: ModelCallSettings;
   /**
    * Stream each model step (default true): the text shows in `handle.stream()` as it is generated.
@@ -216,13 +216,15 @@ export interface AgentSpec {
   toolTimeout: string;
   modelRetry: Required<ModelRetrySettings>;
   approvalTimeout?: string;
-  /** Per-tool activity settings; absent when the agent sets none (and in specs recorded before them). */
+  /** Per-tool activity settings; absent when the agent sets none. */
   toolOptions?: Record<string, ToolExecutionSettings>;
-  /** Absent in specs recorded before subagents existed. */
+  /** The agent's subagents by tool name; absent when it has none. */
   subagents?: Record<string, SubagentSpec>;
   backgroundOnFinish?: 'wait' | 'cancel';
   /** True when the serving worker found Cadre's search attributes registered in the namespace. */
   searchAttributes?: boolean;
+  /** The describing worker's fingerprint of the agent's definition (see `agentFingerprint`). */
+  fingerprint?: string;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

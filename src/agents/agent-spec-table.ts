@@ -7,6 +7,6 @@ import type { AgentSpec } from './agent-definition';
 export type DescribedAgentSpec = AgentSpec & {
   /** Base specs by agent name, for every agent below this one that the describing worker serves. */
   agentSpecs?: Record<string, AgentSpec>;
-  /** Whether the describing worker has an approval secret; absent in older specs (then every approval is verified by a worker). */
+  /** Whether the describing worker has an approval secret; absent in a spec given without it (then every approval is verified by a worker). */
   signsApprovals?: boolean;
 };

@@ -59,7 +59,7 @@ export interface SubagentSpec {
   modelSettings?: ModelCallSettings;
   /** True when the entry maps the child's result in an activity. */
   mapsOutput: boolean;
-  /** Absent in specs recorded before background modes existed: foreground only. */
+  /** Absent for an entry that runs in the foreground only. */
   background?: { enabled: boolean; mode: 'one-shot' | 'continuable'; idleTimeout: string };
   /** Routes the model may pick for the child. */
   modelRoutes?: string[];

@@ -130,6 +130,10 @@ export class UIProjector {
       case 'subagent-finished':
         this.phase = 'after';
         break;
+      case 'agent-changed':
+        // Shown in the turn where it happened; the chat page renders it as a notice.
+        chunks.push({ type: 'data-agent-changed', data: { step: event.step, from: event.from, to: event.to } });
+        break;
       default:
         break;
     }

@@ -48,6 +48,10 @@ export function describeEvent(event: AgentEvent): string[] {
       ];
     case 'subagent-finished':
       return [`${pad}[${event.toolName}] ${event.stopReason}`];
+    case 'agent-changed':
+      return [
+        `${pad}! the agent's definition changed at step ${event.step} (${event.from} -> ${event.to}): a worker with another build ran it; turn on Worker Versioning to keep runs on their build`,
+      ];
     case 'run-finished':
       // The root's failure is the command's own last word; a subagent's is shown where it happens.
       return event.status === 'failed' && event.depth > 0 ? [`${pad}failed: ${event.error ?? 'see Temporal UI'}`] : [];

@@ -5,8 +5,10 @@ import { workerLogger } from '../worker/worker-logger';
 import { exampleAgents } from '../../examples';
 import { CadreError, ConfigurationError } from '../errors';
 import { approvalsCommand, decideCommand } from './commands/approvals';
-import { devCommand, workerCommand } from './commands/dev';
+import { devCommand, workerCommand, type WorkerVersioningFlags } from './commands/dev';
 import { runCommand } from './commands/run';
+import { statusCommand } from './commands/status';
+import { buildRunsCommand, moveSessionsCommand } from './commands/deploy';
 import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
 import { transcriptCommand } from './commands/transcript';
@@ -30,6 +32,7 @@ Environment:
   OPENAI_API_KEY, ANTHROPIC_API_KEY, CADRE_OPENAI_COMPATIBLE_BASE_URL (+ _NAME, _MODEL, _API_KEY)
   CADRE_APPROVAL_SECRET    signs approval requests (at least 32 bytes)
   CADRE_APPROVAL_SECRET_PREVIOUS  the secret before a rotation, still accepted for pending requests
+  CADRE_DEPLOYMENT, CADRE_BUILD_ID  Worker Versioning for worker (same as --deployment, --build-id)
   CADRE_UI_URL             Temporal UI address for links`;
 
 // Worker lifecycle lines would bury the agent's steps; warnings and errors still show.
@@ -79,7 +82,20 @@ export function buildProgram(printer = new Printer()): Command {
     .command('worker')
     .description('a worker for your agents against TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
     .addOption(agentsOption())
-    .action(async (options: { agents?: string }) => setExit(await workerCommand(agentsFrom(options.agents), write)));
+    .addOption(
+      new Option(
+        '--deployment <name>',
+        'Worker Deployment name: turns on Worker Versioning, runs stay on their build',
+      ).env('CADRE_DEPLOYMENT'),
+    )
+    .addOption(
+      new Option('--build-id <id>', "this build's id, e.g. a git commit (default: derived from the agents)").env(
+        'CADRE_BUILD_ID',
+      ),
+    )
+    .action(async (options: { agents?: string } & WorkerVersioningFlags) =>
+      setExit(await workerCommand(agentsFrom(options.agents), write, options)),
+    );
 
   program
     .command('run')
@@ -91,6 +107,37 @@ export function buildProgram(printer = new Printer()): Command {
     .option('--context <json>', 'runtime context for approval policies and prepareCall, e.g. \'{"role":"admin"}\'')
     .action(async (agent: string, prompt: string[], options: { context?: string }) =>
       setExit(await runCommand(agent, prompt.join(' '), printer, parseContext(options.context))),
+    );
+
+  program
+    .command('status')
+    .description(
+      "where a run stands and what built it: its Worker Deployment build and its agent's definition fingerprint",
+    )
+    .argument('<workflowId>')
+    .action(async (workflowId: string) => setExit(await statusCommand(workflowId, write)));
+
+  const deploy = program
+    .command('deploy')
+    .description('rolling deploys with Worker Versioning (see docs/versioning.md)');
+  const deploymentOption = () =>
+    new Option('--deployment <name>', 'the Worker Deployment').env('CADRE_DEPLOYMENT').makeOptionMandatory();
+  deploy
+    .command('move-sessions')
+    .description("move idle sessions to the deployment's current build at their turn boundary (never mid-turn)")
+    .addOption(deploymentOption())
+    .option('--build-id <id>', 'the build to move them to (default: the current build)')
+    .option('--hold-for <duration>', 'how long a session waits for its move before it goes on where it is', '2 minutes')
+    .action(async (options: { deployment: string; buildId?: string; holdFor?: string }) =>
+      setExit(await moveSessionsCommand(options, write)),
+    );
+  deploy
+    .command('runs')
+    .description('the open runs still on a build, and whether Temporal reports it drained')
+    .addOption(deploymentOption())
+    .requiredOption('--build-id <id>', 'the old build')
+    .action(async (options: { deployment: string; buildId: string }) =>
+      setExit(await buildRunsCommand(options, write)),
     );
 
   program

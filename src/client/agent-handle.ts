@@ -25,7 +25,6 @@ import {
   statusQuery,
   submitToolResultUpdate,
   type TranscriptPage,
-  transcriptQuery,
 } from '../protocol/definitions';
 
 /** A backend's handle on one agent run, by workflow id; `OUTPUT` types `result().output` (from `start(definition)`). */
@@ -70,7 +69,7 @@ export class AgentHandle<OUTPUT = unknown> {
    * One page of the transcript (the AI SDK's `ModelMessage`s) from index `from`, read from the
    * conversation store and paged by bytes (default 1 MB; at least one message): read on from `next`.
    * `view: 'model'` returns what the model sees after context compaction (see `contextWindow`);
-   * the default `full` view keeps every message. Runs from before the store answer from workflow memory.
+   * the default `full` view keeps every message.
    * @example
    * const { messages } = await handle.transcript({ view: 'model' });
    */
@@ -85,11 +84,8 @@ export class AgentHandle<OUTPUT = unknown> {
     } = typeof fromOrOptions === 'number' ? { ...options, from: fromOrOptions } : fromOrOptions;
     const store = await this.store.get();
     const conversationId = await store.findConversation(this.workflowId);
-    if (!conversationId) {
-      // Runs that keep their transcript in memory are never compacted: both views are the same.
-      const page = await this.handle.query(transcriptQuery, { from });
-      return { ...page, next: page.from + page.messages.length };
-    }
+    // A run writes its conversation at its first activity: before that, it has no message to read.
+    if (!conversationId) return { from, total: 0, messages: [], next: from };
     if (view === 'model') return await modelViewPage(store, conversationId, { from, ...range });
     const page = await store.readMessages(conversationId, { from, ...range });
     return { from: page.from, next: page.next, total: page.total, messages: page.messages, conversationId };
@@ -99,12 +95,7 @@ export class AgentHandle<OUTPUT = unknown> {
   async *messages(from = 0): AsyncGenerator<ModelMessage> {
     const store = await this.store.get();
     const conversationId = await store.findConversation(this.workflowId);
-    if (conversationId) {
-      yield* storedMessages(store, conversationId, from);
-      return;
-    }
-    // A run from before the store keeps its transcript in memory and answers in one page.
-    yield* (await this.handle.query(transcriptQuery, { from })).messages;
+    if (conversationId) yield* storedMessages(store, conversationId, from);
   }
 
   /** The run's status report. */

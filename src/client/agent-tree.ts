@@ -53,7 +53,7 @@ export async function treePendingToolCalls(client: Client, rootWorkflowId: strin
   return await queryTree(client, rootWorkflowId, pendingToolCallsQuery, unknownQuery);
 }
 
-/** True for the error of a run whose workflow code has no such query (started on an older worker). */
+/** True for the error of a run whose workflow code has no such query (a run of a build without it). */
 function unknownQuery(error: unknown): boolean {
   return error instanceof Error && /unknown query|did not register a handler/i.test(error.message);
 }

@@ -1,5 +1,6 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { CadreError } from '../errors';
+import { type CadreErrorType, isCadreErrorType } from '../protocol/error-types';
 import { approvalsQuery } from '../protocol/definitions';
 import { approvalRefusalType, closedApprovalProblem } from '../protocol/approval-types';
 
@@ -10,7 +11,10 @@ import { approvalRefusalType, closedApprovalProblem } from '../protocol/approval
 export async function approvalError(error: unknown, handle: WorkflowHandle, approvalId: string): Promise<CadreError> {
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as (Error & { type?: string }) | undefined;
-    return new CadreError(cause?.type ?? 'ApprovalRejected', cause?.message ?? error.message);
+    return new CadreError(
+      isCadreErrorType(cause?.type) ? cause.type : 'ApprovalNotApplied',
+      cause?.message ?? error.message,
+    );
   }
   const status = await handle
     .describe()
@@ -25,14 +29,14 @@ export async function approvalError(error: unknown, handle: WorkflowHandle, appr
       `Approval '${approvalId}' cannot be decided: run ${handle.workflowId} is ${status.toLowerCase().replace(/_/g, ' ')}.`,
     );
   }
-  return new CadreError('ApprovalRejected', `Approval '${approvalId}' was not applied: ${(error as Error).message}`);
+  return new CadreError('ApprovalNotApplied', `Approval '${approvalId}' was not applied: ${(error as Error).message}`);
 }
 
 /** "already decided" or "cancelled" for a request the finished run holds, read by query; undefined otherwise. */
 async function closedRequestProblem(
   handle: WorkflowHandle,
   approvalId: string,
-): Promise<{ type: string; message: string } | undefined> {
+): Promise<{ type: CadreErrorType; message: string } | undefined> {
   const report = await handle.query(approvalsQuery).catch(() => undefined);
   const request = report?.requests.find((item) => item.approvalId === approvalId);
   const message = request ? closedApprovalProblem(request) : undefined;

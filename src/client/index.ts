@@ -20,6 +20,16 @@ export type { AgentScheduleOptions, AgentScheduleSpec } from './schedule-options
 export { MemoryScope } from './memory-scope';
 export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
 export { historySizeBytes } from './history-size';
+export { moveSessions, type MoveSessionsOptions, type SessionMoveOutcome } from './session-moves';
+export {
+  buildDrainage,
+  currentBuild,
+  openRunsOnBuild,
+  runVersioning,
+  type BuildDrainage,
+  type DeploymentBuild,
+  type RunVersioning,
+} from './deployment-builds';
 export {
   resolveTemporalConnection,
   defaultTemporalAddress,

@@ -1,5 +1,6 @@
 import { type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
 import { CadreError } from '../errors';
+import { isCadreErrorType } from '../protocol/error-types';
 
 /**
  * Turns a failed `submitToolResult` update into a `CadreError` whose message says what was wrong:
@@ -9,7 +10,10 @@ import { CadreError } from '../errors';
 export async function toolResultError(error: unknown, handle: WorkflowHandle, toolCallId: string): Promise<CadreError> {
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as (Error & { type?: string }) | undefined;
-    return new CadreError(cause?.type ?? 'ToolResultRejected', cause?.message ?? error.message);
+    return new CadreError(
+      isCadreErrorType(cause?.type) ? cause.type : 'ToolResultNotApplied',
+      cause?.message ?? error.message,
+    );
   }
   const status = await handle
     .describe()
@@ -22,7 +26,7 @@ export async function toolResultError(error: unknown, handle: WorkflowHandle, to
     );
   }
   return new CadreError(
-    'ToolResultRejected',
+    'ToolResultNotApplied',
     `The result of tool call '${toolCallId}' was not applied: ${error instanceof Error ? error.message : String(error)}`,
   );
 }

@@ -102,7 +102,7 @@ export async function* streamTree(
 
   /** Quiet polls per run; a run that stays quiet is asked whether it has closed. */
   const quiet = new Map<string, number>();
-  /** Ends a run's stream when its workflow has closed without a `run-finished` (terminated, timed out, older runs). */
+  /** Ends a run's stream when its workflow has closed without a `run-finished` (terminated, timed out). */
   async function closedWithoutFinish(workflowId: string): Promise<boolean> {
     const count = (quiet.get(workflowId) ?? 0) + 1;
     quiet.set(workflowId, count);

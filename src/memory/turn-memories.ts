@@ -10,7 +10,7 @@ import { textOf } from './message-text';
 export interface TurnContext {
   agent: AnyAgentDefinition;
   conversations: ConversationIo;
-  conversation?: ConversationRef;
+  conversation: ConversationRef;
   runtimeContext: RuntimeContext;
   workflowId: string;
   step: number;
@@ -26,10 +26,8 @@ export async function recallForTurn(turn: TurnContext, messages: ModelMessage[])
   if (!provider) return [];
   const start = turnStart(messages);
   const key = `recall:${start}`;
-  if (turn.conversation) {
-    const recorded = await turn.conversations.get<string[]>(turn.conversation, key);
-    if (recorded) return recorded;
-  }
+  const recorded = await turn.conversations.get<string[]>(turn.conversation, key);
+  if (recorded) return recorded;
   const scope = memoryScopeOf(turn.agent.name, turn.agent.memory ?? {}, turn.runtimeContext);
   const query = messages
     .slice(start)
@@ -46,7 +44,7 @@ export async function recallForTurn(turn: TurnContext, messages: ModelMessage[])
     log.warn(`Memory provider '${provider.name}' could not recall for step ${turn.step}: ${(error as Error).message}`);
     return [];
   }
-  return turn.conversation ? await turn.conversations.put(turn.conversation, key, memories) : memories;
+  return await turn.conversations.put(turn.conversation, key, memories);
 }
 
 /**
@@ -57,7 +55,7 @@ export async function rememberTurn(turn: TurnContext, messages: ModelMessage[]):
   const provider = turn.agent.memory?.provider;
   if (!provider?.remember) return;
   const key = `remember:${turn.step}`;
-  if (turn.conversation && (await turn.conversations.get<boolean>(turn.conversation, key))) return;
+  if (await turn.conversations.get<boolean>(turn.conversation, key)) return;
   try {
     const scope = memoryScopeOf(turn.agent.name, turn.agent.memory ?? {}, turn.runtimeContext);
     await provider.remember({
@@ -66,7 +64,7 @@ export async function rememberTurn(turn: TurnContext, messages: ModelMessage[]):
       store: turn.conversations.store,
       idempotencyKey: `${turn.workflowId}:${key}`,
     });
-    if (turn.conversation) await turn.conversations.put(turn.conversation, key, true);
+    await turn.conversations.put(turn.conversation, key, true);
   } catch (error) {
     log.warn(`Memory provider '${provider.name}' could not remember step ${turn.step}: ${(error as Error).message}`);
   }

@@ -28,6 +28,11 @@ export type AgentEventBody =
       task: string;
     }
   | { type: 'subagent-finished'; childWorkflowId: string; toolName: string; stopReason: string }
+  /**
+   * A model step ran on a worker whose definition of the agent differs from the one the run
+   * started with (a deploy without Worker Versioning): from then on the run follows the new one.
+   */
+  | { type: 'agent-changed'; step: number; from: string; to: string }
   | {
       type: 'run-finished';
       status: string;
@@ -41,8 +46,8 @@ export type AgentEventBody =
 export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };
 
 /**
- * A page of a run's events from a sequence number, and whether the run has finished. For a run
- * on the store, events before `stored.written` are read from the store's event log.
+ * A page of a run's events from a sequence number, and whether the run has finished. Events
+ * before `stored.written` are read from the store's event log.
  */
 export interface EventPage {
   events: AgentEvent[];

@@ -67,7 +67,9 @@ export interface ApprovalsReport {
  * The stable type of a refused decision: `UnknownApproval` (no such request), `ApprovalAlreadyDecided`,
  * `ApprovalCancelled` (its wait was interrupted, cancelled or timed out), the same for every client.
  */
-export function approvalRefusalType(request: ApprovalRequest | undefined): string {
+export function approvalRefusalType(
+  request: ApprovalRequest | undefined,
+): 'UnknownApproval' | 'ApprovalAlreadyDecided' | 'ApprovalCancelled' | 'ApprovalNotPending' {
   if (!request) return 'UnknownApproval';
   if (request.decision) return 'ApprovalAlreadyDecided';
   if (request.cancellation) return 'ApprovalCancelled';

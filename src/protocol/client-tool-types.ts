@@ -1,3 +1,5 @@
+import type { CadreErrorType } from './error-types';
+
 /**
  * A call to a client-side tool (a tool without `execute`) that waits for its result from a
  * client, as the workflow records it. The AI SDK's `addToolOutput` flow, made durable.
@@ -36,10 +38,10 @@ export const toolResultRefusals = {
   alreadySubmitted: 'ToolResultAlreadySubmitted',
   closed: 'ToolCallClosed',
   invalidOutput: 'InvalidToolOutput',
-} as const;
+} as const satisfies Record<string, CadreErrorType>;
 
 /** Why a call takes no more results (answered or closed), in the words every side uses; undefined while it waits. */
-export function closedCallProblem(call: AwaitedToolCall): { type: string; message: string } | undefined {
+export function closedCallProblem(call: AwaitedToolCall): { type: CadreErrorType; message: string } | undefined {
   if (call.answer) {
     return {
       type: toolResultRefusals.alreadySubmitted,

@@ -1,22 +1,17 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelMessage } from 'ai';
 import type { AgentOverrides, AgentSpec, RuntimeContext } from '../agents/agent-definition';
-import type { TokenUsage } from '../activities/types';
-import type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from './state-snapshot';
+import type { TokenUsage } from './token-usage';
+import type { AgentStateSnapshot, ChildRun } from './state-snapshot';
 import type { EventPage } from './agent-events';
 import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types';
+import type { RunBuildReport } from './run-build';
+import type { BuildMoveInput } from './build-move';
 
-/** The workflow type of every agent run a client starts (and of subagents of runs from before `subagentWorkflowType`). */
+/** The workflow type of every agent run: the runs a client starts and the subagents a parent starts. */
 export const agentWorkflowType = 'agentWorkflow';
-
-/**
- * The workflow type of a subagent run that a parent starts: the same workflow as
- * `agentWorkflow`, except that it records no patch marker. Its type says which code started it,
- * so it takes every patch of the current baseline as present (see `patch-baseline.ts`).
- */
-export const subagentWorkflowType = 'subagentWorkflow';
 
 /** `task`: one prompt in, final text out. `session`: long-lived, waits for the next message. */
 export type AgentMode = 'task' | 'session';
@@ -47,18 +42,18 @@ export interface AgentWorkflowInput {
   reportTo?: string;
   /** A session closes after this long without messages (Temporal duration). */
   idleTimeout?: string;
-  /** Messages a fork subagent starts from, copied (parents that keep their transcript in memory). */
-  initialTranscript?: ModelMessage[];
   /** A fork subagent starts from its parent's conversation before the current turn, by reference. */
   fork?: { conversationId: string; length: number };
   spec?: AgentSpec;
-  state?: AgentStateSnapshot | AgentStateSnapshotV1;
+  state?: AgentStateSnapshot;
   /** Per-request options checked against the agent's `callOptionsSchema`, for `prepareCall`. */
   callOptions?: unknown;
   /** Per-request data (user, role, tenant) that approval policies and `prepareCall` receive. */
   runtimeContext?: RuntimeContext;
   /** Continue as new after this many model steps in one run (tests use it; Temporal's suggestion applies anyway). */
   continueAsNewEverySteps?: number;
+  /** Set on a session that continued as new to move to another build (see `holdForBuildMoveUpdate`). */
+  buildMove?: BuildMoveInput;
 }
 
 /** What a task-mode run returns, and a session when it ends; `OUTPUT` is the agent's structured output type. */
@@ -76,7 +71,7 @@ export interface TranscriptPage {
   from: number;
   total: number;
   messages: ModelMessage[];
-  /** Set when the messages live in the conversation store: read them there (the query answers with the length only). */
+  /** The conversation in the store the page was read from (absent before the run's first write). */
   conversationId?: string;
   /** Index after the last message of the page: pass it as `from` to read on. */
   next?: number;
@@ -97,9 +92,11 @@ export interface AgentStatusReport {
   lastStopReason?: StopReason;
   lastError?: string;
   pendingApprovals: number;
-  /** Calls to client-side tools waiting for `submitToolResult` (absent from runs on older workers). */
-  pendingToolResults?: number;
+  /** Calls to client-side tools waiting for `submitToolResult`. */
+  pendingToolResults: number;
   usage: TokenUsage;
+  /** The build and agent definition fingerprint the run runs with. */
+  build?: RunBuildReport;
 }
 
 /** Delivers a user message (`content` parts in place of `text` when set); a busy agent reads it at its next step, an idle session starts an activation. */
@@ -123,8 +120,6 @@ export interface SubagentSettlement {
 export const subagentSettledSignal = defineSignal<[SubagentSettlement]>('subagentSettled');
 /** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
 export const interruptSignal = defineSignal('interrupt');
-/** Transcript messages from index `from` (default 0); model-step activities read their prompt with it. */
-export const transcriptQuery = defineQuery<TranscriptPage, [{ from?: number }?]>('transcript');
 /** The run's status report. */
 export const statusQuery = defineQuery<AgentStatusReport>('status');
 /**

@@ -3,7 +3,7 @@ import type { FilePart, ImagePart, TextPart } from 'ai';
 /**
  * An image or file part whose data the client wrote to the conversation store (its prompt parts),
  * because the message was too large for workflow history. The activity that writes the message to
- * the conversation (or, for runs kept in memory, the model step) puts the data back.
+ * the conversation puts the data back.
  */
 export interface StoredPromptPart {
   type: 'stored-part';

@@ -1,6 +1,5 @@
 import type { InboxMessage } from './prompt-content';
-import type { ModelMessage } from 'ai';
-import type { TokenUsage } from '../activities/types';
+import type { TokenUsage } from './token-usage';
 import type { PendingMessage } from './pending-message';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from './agent-events';
@@ -9,19 +8,20 @@ import type { AwaitedToolCall } from './client-tool-types';
 import type { StopReason } from './definitions';
 import type { StepCall } from './step-calls';
 
-/** Version of the snapshots this code writes; `migrate()` upgrades older ones. */
+/**
+ * Version of the snapshot format this code writes (the 1.0 format). A change to the format bumps it
+ * and adds one migration (see `upgradeSnapshot`), so runs continued by an older build still restore.
+ */
 export const stateSnapshotVersion = 2;
 
 /** Everything continue-as-new carries from one run to the next: counters and references, not content. */
 export interface AgentStateSnapshot {
   version: typeof stateSnapshotVersion;
-  /** The conversation in the store (runs on the store). */
-  conversation?: ConversationSnapshot;
-  /** The whole transcript, for runs that keep it in memory (started before the store). */
-  transcript?: ModelMessage[];
+  /** The conversation in the store. */
+  conversation: ConversationSnapshot;
   /** Calls of the last model step that have no result yet. */
   openCalls: StepCall[];
-  /** User messages not yet in the conversation: text, or parts (older snapshots hold text only). */
+  /** User messages not yet in the conversation: text, or parts. */
   inbox: InboxMessage[];
   steps: number;
   activations: number;
@@ -31,7 +31,7 @@ export interface AgentStateSnapshot {
   lastText: string;
   lastStopReason?: StopReason;
   lastError?: string;
-  /** The last step's parsed structured output (agents with `output`; absent in older snapshots). */
+  /** The last step's parsed structured output (agents with `output`). */
   lastOutput?: unknown;
   ended: boolean;
   approvals: ApprovalsReport;
@@ -39,25 +39,10 @@ export interface AgentStateSnapshot {
   awaitedCalls?: AwaitedToolCall[];
   activationStart: number;
   children: ChildRun[];
-  /** Children started in the whole run (absent in older snapshots: every child was kept). */
-  childrenStarted?: number;
+  /** Children started in the whole run (finished ones beyond the last 100 leave `children`). */
+  childrenStarted: number;
   events: EventLogSnapshot;
 }
-
-/**
- * A snapshot written before the conversation store (no version): it carries the whole transcript.
- * The earliest ones also lack approvals, children and events.
- */
-export type AgentStateSnapshotV1 = Omit<
-  AgentStateSnapshot,
-  'version' | 'conversation' | 'openCalls' | 'events' | 'approvals' | 'children' | 'activationStart'
-> & {
-  transcript: ModelMessage[];
-  approvals?: ApprovalsReport;
-  children?: ChildRun[];
-  activationStart?: number;
-  events?: { kept: AgentEvent[]; next: number };
-};
 
 /** What continue-as-new carries of a conversation on the store: a reference and counts, never content. */
 export interface ConversationSnapshot {
@@ -72,8 +57,8 @@ export interface ConversationSnapshot {
 export interface EventLogSnapshot {
   kept: AgentEvent[];
   next: number;
-  /** Events below this number are in the store (runs on the store only). */
-  written?: number;
+  /** Events below this number are in the store. */
+  written: number;
 }
 
 /** A subagent run started by this one. */
@@ -84,8 +69,8 @@ export interface ChildRun {
   agent: string;
   depth: number;
   status: 'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted';
-  /** How the parent runs it; absent in records made before background modes: `foreground`. */
-  mode?: 'foreground' | 'job' | 'continuable';
+  /** How the parent runs it. */
+  mode: 'foreground' | 'job' | 'continuable';
   /** The id the model uses for a job or a continuable subagent (`research-1`). */
   id?: string;
   /** Activations the child has reported as settled. */
@@ -94,6 +79,8 @@ export interface ChildRun {
   working?: boolean;
   /** What the model sees of the last settlement: the final text, or the `Error:` form. */
   output?: string;
+  /** Set when the last settlement did not complete: its output reaches the model as an error result. */
+  outputIsError?: true;
   /** A foreground wait on a continuable child takes its next settlement instead of a notice. */
   awaited?: boolean;
 }

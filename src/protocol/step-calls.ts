@@ -9,7 +9,7 @@ export interface StepCall {
 
 /**
  * Every tool call of a step in the order the model made them: `calls` when the step has
- * rejected calls, else its valid calls (steps recorded before the store read the assistant message).
+ * rejected calls, else the assistant message's calls when the step carries it, else its valid calls.
  */
 export function callsOf(step: RunModelStepResult): StepCall[] {
   if (step.calls) return step.calls;

@@ -68,7 +68,7 @@ async function useExternalServer(address: string, namespace: string, options: De
     connection = await connectWhenReady({ address, namespace, timeoutMs: options.readyTimeoutMs ?? 15_000 });
   } catch (error) {
     throw new CadreError(
-      'ServerStartError',
+      'ServerNotStarted',
       `TEMPORAL_ADDRESS=${address} is set but the server does not answer: ${(error as Error).message} ` +
         'Start it (e.g. `docker compose up`), fix TEMPORAL_ADDRESS/TEMPORAL_NAMESPACE, or unset TEMPORAL_ADDRESS to use the embedded dev server.',
     );
@@ -113,7 +113,7 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
   ] as const) {
     if (taken !== undefined && !(await isPortFree(taken))) {
       throw new CadreError(
-        'ServerStartError',
+        'ServerNotStarted',
         `Cannot start the Temporal dev server: ${what} port ${taken} on 127.0.0.1 is already in use. ` +
           'Stop whatever listens there, pass another port (0 picks a free one), or set TEMPORAL_ADDRESS to use that server.',
       );
@@ -146,7 +146,7 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
     await server.stop();
     if (error instanceof ConfigurationError) throw error;
     throw new CadreError(
-      'ServerStartError',
+      'ServerNotStarted',
       `The Temporal dev server (${address}) did not become ready: ${(error as Error).message}\n` +
         `Its last output:\n${server.outputTail() || '(none)'}\n` +
         `Run \`${cli} ${args.join(' ')}\` by hand to see all of it, or set TEMPORAL_ADDRESS to use an existing server.`,

@@ -23,7 +23,7 @@ function describeError(error: unknown): string {
 
 /**
  * Polls until a Temporal server answers at `address` and knows `namespace`, then returns an open
- * Connection (the caller closes it). Throws a CadreError of type `ServerStartError` on timeout.
+ * Connection (the caller closes it). Throws a CadreError of type `ServerNotStarted` on timeout.
  */
 export async function connectWhenReady(options: ConnectWhenReadyOptions): Promise<Connection> {
   const { address, namespace, timeoutMs, checkAlive } = options;
@@ -31,7 +31,7 @@ export async function connectWhenReady(options: ConnectWhenReadyOptions): Promis
   let lastError: unknown;
   for (;;) {
     const deadReason = checkAlive?.();
-    if (deadReason) throw new CadreError('ServerStartError', deadReason);
+    if (deadReason) throw new CadreError('ServerNotStarted', deadReason);
     if (Date.now() >= deadline) break;
     const connection = Connection.lazy({
       address,
@@ -51,7 +51,7 @@ export async function connectWhenReady(options: ConnectWhenReadyOptions): Promis
     await sleep(200);
   }
   throw new CadreError(
-    'ServerStartError',
+    'ServerNotStarted',
     `No Temporal server answered at ${address} with namespace '${namespace}' within ${Math.round(timeoutMs / 1000)} s` +
       (lastError ? `; last error: ${describeError(lastError)}` : '') +
       '.',

@@ -26,7 +26,7 @@ export class StoreUnavailableError extends CadreError {
 /** A write that would break a conversation's invariants, such as appending past its end (a gap). */
 export class StoreConsistencyError extends CadreError {
   constructor(message: string) {
-    super('StoreConsistencyError', message);
+    super('StoreInconsistent', message);
   }
 }
 

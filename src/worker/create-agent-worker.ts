@@ -4,13 +4,13 @@ import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
-import { TranscriptCache } from '../activities/transcript-cache';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import { McpClients } from '../activities/mcp-clients';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
 import { withMemoryTool } from '../memory/with-memory';
+import { ConfigurationError } from '../errors';
 import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
@@ -19,6 +19,13 @@ import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../codec/data-converter';
+import { agentFingerprints } from '../agents/agent-fingerprint';
+import {
+  type AgentWorkerDeployment,
+  deploymentOptions,
+  type ResolvedDeployment,
+  resolveDeployment,
+} from './worker-deployment';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -70,6 +77,12 @@ export interface AgentWorkerOptions {
    * set, else Temporal's default. Clients of the worker's runs need the same (see docs/encryption.md).
    */
   dataConverter?: DataConverter;
+  /**
+   * Turns on Worker Versioning: this worker serves one build of a Worker Deployment, and every run
+   * stays on the build it started on (see docs/versioning.md). Defaults to `CADRE_DEPLOYMENT` and
+   * `CADRE_BUILD_ID`; without either, runs go to any worker of the task queue.
+   */
+  deployment?: AgentWorkerDeployment;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -79,11 +92,14 @@ export interface AgentWorker {
   worker: Worker;
   taskQueue: string;
   agents: AgentRegistry;
-  transcripts: TranscriptCache;
   /** The conversation store the activities read and write. */
   store: ConversationStore;
   /** The activities' view of the store, with its read counters. */
   conversations: ConversationIo;
+  /** The deployment build this worker serves; undefined without Worker Versioning. */
+  deployment?: ResolvedDeployment;
+  /** Each served agent's definition fingerprint, by agent name (see `agentFingerprint`). */
+  fingerprints: ReadonlyMap<string, string>;
   /** Runs until shut down, then closes the connections and the store it opened. */
   run(): Promise<void>;
   /** Runs while `body` runs, then shuts down and closes what it opened; returns what `body` returned. */
@@ -116,6 +132,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   );
   agents.checkSubagents();
   agents.checkModels();
+  const fingerprints = await agentFingerprints(agents);
+  const deployment = resolveDeployment(options.deployment, fingerprints);
+  if (deployment && options.workerOptions?.workerDeploymentOptions) {
+    throw new ConfigurationError(
+      'Both deployment and workerOptions.workerDeploymentOptions are set. Use deployment: { name, buildId } alone; Cadre sets the worker options of every worker of the process from it.',
+    );
+  }
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const ownedClientConnection = options.client
@@ -124,7 +147,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         Connection.connect({ ...connectionOptions, interceptors: closableConnectionInterceptors() }),
       );
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace, dataConverter });
-  const transcripts = new TranscriptCache(client);
   const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
   const store = ownedStore ?? (options.store as ConversationStore);
   opened.store = store;
@@ -138,11 +160,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const activities = createActivities({
     agents,
     models,
-    transcripts,
     conversations,
     signer,
     mcp,
     searchAttributes: await searchAttributesRegistered(client, namespace),
+    fingerprints,
   });
   const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
   const shared = {
@@ -152,9 +174,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...(dataConverter ? { dataConverter } : {}),
+    // The workflow worker and every agent activity worker serve the same build, so a pinned run's steps stay on it.
+    ...(deployment ? { workerDeploymentOptions: deploymentOptions(deployment) } : {}),
     ...tuning,
   } satisfies Partial<WorkerOptions>;
-  // The shared queue runs workflows (and the activities of runs from before per-agent queues).
+  // The shared queue runs workflows, their local activities and `commitConversation`.
   const worker = await Worker.create({
     ...shared,
     taskQueue,
@@ -211,9 +235,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     worker,
     taskQueue,
     agents,
-    transcripts,
     store,
     conversations,
+    ...(deployment ? { deployment } : {}),
+    fingerprints,
     async run() {
       await runAll();
     },

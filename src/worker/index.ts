@@ -5,6 +5,8 @@
 export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
 export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';
 export { workerLogger } from './worker-logger';
+export type { AgentWorkerDeployment, ResolvedDeployment } from './worker-deployment';
+export { agentFingerprint } from '../agents/agent-fingerprint';
 export { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 export { AgentRegistry } from '../agents/agent-registry';
 export { defineAgent, ModelRegistry, DemoModel } from '../agents';

@@ -1,19 +1,16 @@
 import type { ToolApprovalResponse, ToolResultPart } from 'ai';
-import type { RunModelStepResult, StoredOutputSummary, StoreWrites, TokenUsage } from '../activities/types';
+import type { RunModelStepResult, StoreWrites } from '../activities/types';
+import type { StoredOutputSummary } from '../protocol/tool-calls';
+import type { TokenUsage } from '../protocol/token-usage';
 import type { PendingToolMessage } from '../protocol/pending-message';
 import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';
 import { ApprovalBook } from './approval-book';
 import { AwaitedCallBook } from './awaited-calls';
 import { Conversation } from './conversation';
-import { migrate } from './snapshot-migration';
-import {
-  type AgentStateSnapshot,
-  type AgentStateSnapshotV1,
-  type ChildRun,
-  stateSnapshotVersion,
-} from '../protocol/state-snapshot';
-import type { AgentStatus, StopReason, TranscriptPage } from '../protocol/definitions';
+import { upgradeSnapshot } from './snapshot-migration';
+import { type AgentStateSnapshot, type ChildRun, stateSnapshotVersion } from '../protocol/state-snapshot';
+import type { AgentStatus, StopReason } from '../protocol/definitions';
 import { outputText, previewValue } from '../protocol/text-preview';
 import { type InboxMessage, promptText } from '../protocol/prompt-content';
 import { EventLog } from './event-log';
@@ -61,7 +58,7 @@ export class AgentState {
     snapshot?: AgentStateSnapshot,
   ) {
     this.conversation = conversation;
-    this.events = new EventLog(identity.workflowId, identity.depth, snapshot?.events, conversation.ref?.id);
+    this.events = new EventLog(identity.workflowId, identity.depth, conversation.ref.id, snapshot?.events);
     this.approvals = new ApprovalBook(snapshot?.approvals.requests, snapshot?.approvals.refusals);
     this.awaitedCalls = new AwaitedCallBook(identity.workflowId, snapshot?.awaitedCalls);
     this.children = snapshot ? structuredCopy(snapshot.children) : [];
@@ -75,8 +72,7 @@ export class AgentState {
       activationSteps: snapshot.activationSteps,
       activationStart: snapshot.activationStart,
       ended: snapshot.ended,
-      // Snapshots from before the bound on finished children kept every child.
-      childrenStarted: snapshot.childrenStarted ?? snapshot.children.length,
+      childrenStarted: snapshot.childrenStarted,
     };
     this.totalUsage = { ...snapshot.usage };
     this.last = {
@@ -88,33 +84,23 @@ export class AgentState {
   }
 
   /**
-   * A fresh state, or one restored from a continue-as-new snapshot of any version. With `store`,
-   * the conversation lives in the store: a snapshot from before the store has its transcript
-   * written there by the first activity, then it leaves memory.
+   * A fresh state on the conversation `store`, or one restored from a continue-as-new snapshot (of
+   * this format version or an earlier one; its own conversation reference wins).
    */
   static restore(
-    snapshot?: AgentStateSnapshot | AgentStateSnapshotV1,
-    identity = { workflowId: '', depth: 0 },
-    store?: ConversationRef,
+    snapshot: AgentStateSnapshot | undefined,
+    identity: { workflowId: string; depth: number },
+    store: ConversationRef,
   ): AgentState {
-    const current = snapshot ? migrate(structuredCopy(snapshot)) : undefined;
-    let conversation: Conversation;
-    if (!store) conversation = Conversation.inMemory(current?.transcript ?? []);
-    else if (current?.conversation) conversation = Conversation.stored(store, current.conversation);
-    else {
-      conversation = Conversation.stored(store);
-      for (const message of current?.transcript ?? []) conversation.append(message);
-      if (current) current.events = { ...current.events, written: current.events.kept[0]?.seq ?? current.events.next };
-    }
-    return new AgentState(identity, conversation, current);
+    const current = snapshot ? upgradeSnapshot(structuredCopy(snapshot)) : undefined;
+    return new AgentState(identity, Conversation.stored(store, current?.conversation), current);
   }
 
   /** A plain copy of the state for continue-as-new. */
   snapshot(): AgentStateSnapshot {
-    const conversation = this.conversation.snapshot();
     return structuredCopy({
       version: stateSnapshotVersion,
-      ...(conversation ? { conversation } : { transcript: this.conversation.page().messages }),
+      conversation: this.conversation.snapshot(),
       openCalls: this.openCalls,
       inbox: this.inbox,
       ...this.counters,
@@ -327,14 +313,8 @@ export class AgentState {
     return open.length;
   }
 
-  /** Transcript messages kept in memory from index `from` (runs on the store answer with the length). */
-  page(from = 0): TranscriptPage {
-    return this.conversation.page(from);
-  }
-
   /** What the next activity must write to the store first: pending messages and events. */
   storeWrites(): StoreWrites {
-    if (!this.conversation.ref) return {};
     const writes = this.conversation.writes();
     const events = this.events.unwritten();
     return {
@@ -376,4 +356,4 @@ function structuredCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-export type { AgentStateSnapshot, AgentStateSnapshotV1, ChildRun } from '../protocol/state-snapshot';
+export type { AgentStateSnapshot, ChildRun } from '../protocol/state-snapshot';

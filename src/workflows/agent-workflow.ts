@@ -6,6 +6,7 @@ import {
   ContinueAsNew,
   continueAsNew,
   isCancellation,
+  makeContinueAsNewFunc,
   proxyActivities,
   setHandler,
   TemporalFailure,
@@ -31,28 +32,35 @@ import {
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
-  transcriptQuery,
 } from '../protocol/definitions';
 import { agentFailure, describeFailure, failureType } from './failures';
-import { agentActivityQueue } from './agent-task-queue';
+import { agentTaskQueue } from '../protocol/task-queues';
 import { StatusPublisher } from './status-publisher';
 import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
-import { commitWrites, conversationOf, writesPending } from './store-writes';
-import { openPatchBaseline } from './patch-baseline';
+import { commitWrites, conversationOf } from './store-writes';
+import { finishRun, type RunParts } from './run-finish';
+import { ToolDispatch } from './tool-dispatch';
+import { runBuildReport } from './run-build';
+import { BuildMove } from './build-move';
 import { withScheduleContext } from './schedule-context';
+import type { CadreErrorType } from '../protocol/error-types';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
 
-/** `describeAgent` on the agent's queue (older runs: the workflow's queue, with no wait limit). */
-function describeAgentOn(taskQueue: string | undefined) {
+/** `describeAgent` on the agent's queue, waiting at most {@link agentWorkerWait} for a worker that serves it. */
+function describeAgentOn(taskQueue: string) {
   return proxyActivities<AgentActivities>({
     startToCloseTimeout: '30 seconds',
-    ...(taskQueue ? { taskQueue, scheduleToStartTimeout: agentWorkerWait } : {}),
-    retry: { maximumAttempts: 5, nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] },
+    taskQueue,
+    scheduleToStartTimeout: agentWorkerWait,
+    retry: {
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] satisfies CadreErrorType[],
+    },
   }).describeAgent;
 }
 
@@ -62,23 +70,21 @@ export const cancelledToolResult = 'Cancelled: the agent run was cancelled befor
 export const interruptedToolResult = 'Interrupted: the user stopped this turn before the tool call finished.';
 
 /**
- * One agent run (workflow type `agentWorkflow`): an inbox, the step loop, and (in session mode)
- * waiting for the next message. Its first command records the patch baseline.
+ * One agent run (workflow type `agentWorkflow`, roots and subagents alike): an inbox, the step
+ * loop, and (in session mode) waiting for the next message.
  */
 export function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
-  return runAgent(withScheduleContext(input), openPatchBaseline);
+  return runAgent(withScheduleContext(input));
 }
 
 /**
- * Runs an agent. `openBaseline` decides which patches the run has, before anything else: it
- * records the baseline marker (`agentWorkflow`) or takes it as given (`subagentWorkflow`).
- * Handlers, the loop and subagents live in their own modules; this function wires them together.
+ * Runs an agent. Handlers, the loop and subagents live in their own modules; this function wires
+ * them together.
  */
-export async function runAgent(input: AgentWorkflowInput, openBaseline: () => void): Promise<AgentRunResult> {
-  openBaseline();
+export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResult> {
   const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
   const state = AgentState.restore(input.state, identity, conversationOf(input));
-  const activityQueue = agentActivityQueue(input.agent);
+  const activityQueue = agentTaskQueue(workflowInfo().taskQueue, input.agent);
   const status = new StatusPublisher(state, input);
   let activation: CancellationScope | undefined;
   let interruptRequested = false;
@@ -90,24 +96,24 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
     interruptRequested = true;
     activation.cancel();
   });
-  setHandler(transcriptQuery, (args) => state.page(args?.from));
-  setHandler(statusQuery, () => statusReport(input, state));
+  setHandler(statusQuery, () => ({ ...statusReport(input, state), ...runBuildReport(described) }));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
-  setHandler(approvedToolRunningSignal, ({ toolCallId }) => loop?.publishHeldBack(toolCallId));
+  setHandler(approvedToolRunningSignal, ({ toolCallId }) => status.publishHeldBack(toolCallId));
   let described: DescribedAgentSpec | undefined;
+  // The status follows decisions and results once the loop runs: before that, nothing waits on them.
   registerApprovalHandlers(
     state,
-    (approved) => loop?.followDecision(approved),
+    (approved) => loop && status.followDecision(approved),
     () => described,
   );
-  registerClientToolHandlers(state, input.agent, activityQueue, () => loop?.publishWaiting());
+  registerClientToolHandlers(state, input.agent, activityQueue, () => loop && status.publishWaiting());
   const children = new ChildRuns(state, activityQueue);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
-  const report = new ParentReport(input, state);
+  const parts: RunParts = { state, status, children, report: new ParentReport(input, state) };
+  const move = new BuildMove(input, state);
 
   if (!input.state) {
-    for (const message of input.initialTranscript ?? []) state.conversation.append(message);
     state.events.emit({ type: 'run-started', agent: input.agent, mode: input.mode });
     if (input.promptContent) state.receive(input.promptContent);
     else if (input.prompt !== undefined) state.receive(input.prompt);
@@ -120,19 +126,24 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
         `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
       );
     }
+    if (await move.holdIfMoving()) return await continueAsNewWith(input, undefined, state, move.continuation());
     // A subagent's parent passed its spec in the input (so did continue-as-new): no round trip.
     const spec: DescribedAgentSpec = input.spec ?? (await describe(input, activityQueue));
     described = spec;
+    parts.spec = spec;
     status.useSpec(spec);
-    loop = new AgentLoop(
+    const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
+    const tools = new ToolDispatch(
       input,
       spec,
       state,
       status,
-      new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children),
+      subagents,
       new RuntimeTools(spec, children),
       activityQueue,
     );
+    loop = new AgentLoop(input, spec, state, status, tools, activityQueue);
+    let failedTask = false;
     for (;;) {
       if (!state.activationOpen) {
         if (input.mode === 'task' && state.activations > 0) {
@@ -145,12 +156,13 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
         if (input.mode === 'session') {
           status.publish('idle', state.lastError);
           // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
-          const suggested = () => state.conversation.isStored && workflowInfo().continueAsNewSuggested;
-          const ready = () => state.hasMessages() || state.ended || suggested();
+          const suggested = () => workflowInfo().continueAsNewSuggested;
+          const ready = () => state.hasMessages() || state.ended || suggested() || move.due();
           // Before a wait, the store gets everything, so readers see the whole conversation while it is idle.
           if (!ready()) await commitWrites(state);
           if (!input.idleTimeout) await condition(ready);
           else if (!(await condition(ready, input.idleTimeout))) state.closeActivation('completed', undefined, 'idle');
+          if (!state.ended && move.due()) return await continueAsNewWith(input, undefined, state, move.continuation());
           if (!state.hasMessages() && !state.ended && suggested()) return await continueAsNewWith(input, spec, state);
           if (!state.hasMessages()) break;
         }
@@ -170,38 +182,22 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
       interruptRequested = false;
       if (input.mode === 'session' && outcome === 'settled') {
         await commitWrites(state);
-        await report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
+        await parts.report.settled(false, state.lastStopReason === 'failed' ? state.lastError : undefined);
       }
       if (outcome === 'continue-as-new') return await continueAsNewWith(input, spec, state);
-      if (input.mode === 'task' && state.lastStopReason === 'failed') {
-        // The store has everything before the run says it has ended.
-        state.events.emit({
-          type: 'run-finished',
-          status: 'failed',
-          stopReason: 'failed',
-          text: state.lastText,
-          error: state.lastError,
-        });
-        await commitWrites(state);
-        status.publish('failed', state.lastError);
-        // A failed run owns no more work: its jobs and continuable children stop with it.
-        await children.cancelAll();
-        await report.settled(true, state.lastError);
-        throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
-          { partialText: state.lastText, steps: state.steps },
-        ]);
-      }
+      failedTask = input.mode === 'task' && state.lastStopReason === 'failed';
+      if (failedTask) break;
     }
-    // Every await costs the sandbox a promise and its stack trace: the end awaits only what it has to do.
-    if (spec.backgroundOnFinish === 'cancel' && children.anyInBackground()) await children.cancelAll();
-    if (children.anyContinuable()) await children.closeIdle();
+    if (failedTask) {
+      await finishRun({ status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError }, parts);
+      throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
+        { partialText: state.lastText, steps: state.steps },
+      ]);
+    }
     const stopReason = state.lastStopReason ?? 'completed';
-    state.events.emit({ type: 'run-finished', status: 'completed', stopReason, text: state.lastText });
     // A task run's last step wrote the end already: then nothing is left to commit.
-    if (writesPending(state, loop.writtenRunEnd)) await commitWrites(state);
-    status.publish('completed');
-    if (report.enabled) await report.settled(true);
-    if (!allHandlersFinished()) await condition(allHandlersFinished);
+    parts.writtenRunEnd = loop.writtenRunEnd;
+    await finishRun({ status: 'completed', stopReason, text: state.lastText }, parts);
     return {
       text: state.lastText,
       stopReason,
@@ -212,38 +208,26 @@ export async function runAgent(input: AgentWorkflowInput, openBaseline: () => vo
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      await CancellationScope.nonCancellable(async () => {
-        state.closeOpenToolCalls(cancelledToolResult);
-        state.closeActivation('cancelled');
-        state.events.emit({ type: 'run-finished', status: 'cancelled', stopReason: 'cancelled' });
-        await commitWrites(state);
-        status.publish('cancelled');
-        await children.cancelAll();
-        await report.settled(true);
-        await condition(allHandlersFinished);
-      });
+      state.closeOpenToolCalls(cancelledToolResult);
+      state.closeActivation('cancelled');
+      await CancellationScope.nonCancellable(() => finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts));
       throw error;
     }
     // Other errors fail the workflow task and are retried: a fixed deploy resumes the run.
     if (!(error instanceof TemporalFailure) || state.events.finished) throw error;
     // Any failure (configuration, a missing worker, a model that failed) ends the run and says why.
     const message = describeFailure(error);
-    await CancellationScope.nonCancellable(async () => {
-      state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
-      state.closeActivation('failed', message);
-      state.events.emit({ type: 'run-finished', status: 'failed', stopReason: 'failed', error: message });
-      await commitWrites(state);
-      status.publish('failed', message);
-      await children.cancelAll();
-      await report.settled(true, message);
-      await condition(allHandlersFinished);
-    });
+    state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
+    state.closeActivation('failed', message);
+    await CancellationScope.nonCancellable(() =>
+      finishRun({ status: 'failed', stopReason: 'failed', error: message }, parts),
+    );
     throw agentFailure(failureType(error) ?? 'AgentRunFailed', message);
   }
 }
 
 /** The agent's spec from a worker that serves it; a run nobody serves fails with what to start. */
-async function describe(input: AgentWorkflowInput, activityQueue: string | undefined): Promise<DescribedAgentSpec> {
+async function describe(input: AgentWorkflowInput, activityQueue: string): Promise<DescribedAgentSpec> {
   try {
     return await describeAgentOn(activityQueue)({
       agent: input.agent,
@@ -252,26 +236,37 @@ async function describe(input: AgentWorkflowInput, activityQueue: string | undef
       overrides: input.overrides,
     });
   } catch (error) {
-    if (activityQueue && error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
       throw agentFailure(
         'NoWorkerForAgent',
         `No worker serves agent '${input.agent}': nothing polled its task queue '${activityQueue}' for ${agentWorkerWait}. ` +
           `Start a worker that registers it on task queue '${workflowInfo().taskQueue}': ` +
-          `createAgentWorker({ agents: [...] }), or npm run dev -- --agents ./my-agents.ts.`,
+          `createAgentWorker({ agents: [...] }), or cadre worker --agents ./my-agents.ts (cadre dev with the embedded server).`,
       );
     }
     throw error;
   }
 }
 
-/** Writes what is pending, then continues as new with counters and references: the input stays small. */
-async function continueAsNewWith(input: AgentWorkflowInput, spec: AgentSpec, state: AgentState): Promise<never> {
+/**
+ * Writes what is pending, then continues as new with counters and references: the input stays
+ * small. Without `spec` the new run describes its agent again (a move to another build).
+ */
+async function continueAsNewWith(
+  input: AgentWorkflowInput,
+  spec: AgentSpec | undefined,
+  state: AgentState,
+  move?: ReturnType<BuildMove['continuation']>,
+): Promise<never> {
   await commitWrites(state);
   await condition(allHandlersFinished);
-  return await continueAsNew<typeof agentWorkflow>({
+  const next = move?.initialVersioningBehavior
+    ? makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersioningBehavior: move.initialVersioningBehavior })
+    : continueAsNew<typeof agentWorkflow>;
+  return await next({
     ...input,
+    ...move?.input,
     prompt: undefined,
-    initialTranscript: undefined,
     fork: undefined,
     spec,
     state: state.snapshot(),

@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities, VerifyApprovalArgs, VerifyApprovalResult } from '../activities/types';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { AgentState } from './agent-state';
@@ -10,15 +10,7 @@ import {
   pendingApprovalsQuery,
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
-import { faultPatches } from './fault-patches';
-import { isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
-
-const { verifyApproval } = proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
-
+import type { CadreErrorType } from '../protocol/error-types';
 // Same worker as the workflow task, no server round trip; it checks a signature or an input and never runs user code.
 const local = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -28,10 +20,9 @@ const local = proxyLocalActivities<AgentActivities>({
 /**
  * Verifies an approval the cheapest way that keeps it checked: nothing to do for an unsigned
  * request, approved without a signature or an input, on workers that do not sign (the spec
- * says so); a local activity otherwise (the secret stays on the worker). Older runs: an activity.
+ * says so); a local activity otherwise (the secret stays on the worker).
  */
 async function verify(args: VerifyApprovalArgs, spec: DescribedAgentSpec | undefined): Promise<VerifyApprovalResult> {
-  if (!isPatched(roundTripPatches.localApprovalVerification)) return await verifyApproval(args);
   const nothingToVerify =
     spec?.signsApprovals === false &&
     !args.requestSignature &&
@@ -59,13 +50,12 @@ export function registerApprovalHandlers(
   let previous: Promise<unknown> | undefined;
 
   function inArrivalOrder<T>(work: () => Promise<T>): Promise<T> {
-    if (!isPatched(faultPatches.orderedDecisions)) return work();
     const turn = (previous ?? Promise.resolve()).then(work);
     previous = turn.catch(() => undefined);
     return turn;
   }
 
-  function refuse(approvalId: unknown, type: string, reason: string): never {
+  function refuse(approvalId: unknown, type: CadreErrorType, reason: string): never {
     book.refuse(typeof approvalId === 'string' ? approvalId : String(approvalId), reason, new Date().toISOString());
     throw agentFailure(type, reason);
   }
@@ -99,7 +89,7 @@ export function registerApprovalHandlers(
       if (!verdict.valid) {
         refuse(
           request.approvalId,
-          'ApprovalRefused',
+          'ApprovalNotVerified',
           verdict.reason ?? `Approval '${request.approvalId}' was refused.`,
         );
       }

@@ -1,3 +1,4 @@
+import type { CadreErrorType } from '../protocol/error-types';
 import type { ToolOutcome } from './agent-state';
 import { type AwaitedToolCall, closedCallProblem, toolResultRefusals } from '../protocol/client-tool-types';
 
@@ -42,7 +43,7 @@ export class AwaitedCallBook {
   problemWith(
     toolCallId: unknown,
     approvalOf: (toolCallId: string) => string | undefined = () => undefined,
-  ): { type: string; message: string } | undefined {
+  ): { type: CadreErrorType; message: string } | undefined {
     if (typeof toolCallId !== 'string' || toolCallId.length === 0) {
       return {
         type: toolResultRefusals.invalid,

@@ -24,12 +24,8 @@ import {
   endSessionSignal,
   sendMessageSignal,
   type SubagentSettlement,
-  subagentWorkflowType,
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
-import { faultPatches } from './fault-patches';
-import { isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
 
 type Output = ToolResultPart['output'];
 
@@ -54,12 +50,12 @@ export class ChildRuns {
 
   constructor(
     private readonly state: AgentState,
-    /** The agent's activity queue (older runs: the workflow's own). */
-    activityQueue?: string,
+    /** The agent's activity queue. */
+    activityQueue: string,
   ) {
     this.mapSubagentOutput = proxyActivities<AgentActivities>({
       startToCloseTimeout: '1 minute',
-      ...(activityQueue ? { taskQueue: activityQueue } : {}),
+      taskQueue: activityQueue,
       retry: { maximumAttempts: 3 },
     }).mapSubagentOutput;
   }
@@ -96,14 +92,14 @@ export class ChildRuns {
     if (child.mode !== 'foreground') {
       // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
       await CancellationScope.nonCancellable(() =>
-        startChild(childWorkflowType(), { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+        startChild(agentWorkflowType, { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
       );
       if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${child.id}` };
       if (how.background) return { type: 'text', value: `started subagent ${child.id}` };
       return await this.awaitSettlement(child);
     }
     try {
-      const result = (await executeChild(childWorkflowType(), {
+      const result = (await executeChild(agentWorkflowType, {
         ...how.options,
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       })) as AgentRunResult;
@@ -130,14 +126,16 @@ export class ChildRuns {
     child.settlements = Math.max(child.settlements ?? 0, settlement.activation);
     child.working = false;
     if (fresh) {
-      child.output =
-        settlement.stopReason === 'completed'
-          ? settlement.text
-          : errorText(
-              settlement.stopReason,
-              settlement.error ?? `The subagent stopped: ${settlement.stopReason}.`,
-              settlement.text,
-            );
+      const completed = settlement.stopReason === 'completed';
+      child.output = completed
+        ? settlement.text
+        : errorText(
+            settlement.stopReason,
+            settlement.error ?? `The subagent stopped: ${settlement.stopReason}.`,
+            settlement.text,
+          );
+      if (completed) delete child.outputIsError;
+      else child.outputIsError = true;
     }
     if (settlement.closed) {
       child.status = childStatusOf(settlement.stopReason);
@@ -175,7 +173,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(job.workflowId).cancel();
     } catch (error) {
       // The job closed between the check and the cancel: its settlement is on its way.
-      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error)) throw error;
       return {
         type: 'error-text',
         value: `Error: job ${jobId} could not be killed: it closed meanwhile (${describeFailure(error)}). Call job_output to read how it ended.`,
@@ -201,7 +199,7 @@ export class ChildRuns {
       await getExternalWorkflowHandle(child.workflowId).signal(sendMessageSignal, { text: message });
     } catch (error) {
       // The child closed between the check and the signal: nothing will answer this message.
-      if (isCancellation(error) || !isPatched(faultPatches.runtimeToolErrors)) throw error;
+      if (isCancellation(error)) throw error;
       child.working = working;
       return {
         type: 'error-text',
@@ -221,7 +219,7 @@ export class ChildRuns {
 
   /** True while a job or continuable child runs (a foreground child runs only inside its call). */
   anyInBackground(): boolean {
-    return this.state.children.some((child) => child.status === 'running' && child.mode && child.mode !== 'foreground');
+    return this.state.children.some((child) => child.status === 'running' && child.mode !== 'foreground');
   }
 
   /** True while a continuable child's session is open. */
@@ -231,9 +229,7 @@ export class ChildRuns {
 
   /** Cancels every running job and continuable child (the parent is cancelled, or finishes with `cancel`). */
   async cancelAll(): Promise<void> {
-    const running = this.state.children.filter(
-      (child) => child.status === 'running' && child.mode && child.mode !== 'foreground',
-    );
+    const running = this.state.children.filter((child) => child.status === 'running' && child.mode !== 'foreground');
     await Promise.all(
       running.map((child) =>
         getExternalWorkflowHandle(child.workflowId)
@@ -339,13 +335,8 @@ function errorOutput(stopReason: string, diagnostics: string, partialText: strin
   return { type: 'error-text', value: errorText(stopReason, diagnostics, partialText) };
 }
 
-/** A settled child's last output as the model sees it: the `Error:` form as an error result. */
+/** A settled child's last output as the model sees it: the `Error:` form of a settlement that did not complete as an error result. */
 function settledOutput(child: ChildRun): Output {
   const output = child.output ?? '';
-  return output.startsWith('Error: ') ? { type: 'error-text', value: output } : { type: 'text', value: output };
-}
-
-/** The workflow type a child starts as: `subagentWorkflow` (no patch marker), or `agentWorkflow` in runs from before it. */
-function childWorkflowType(): string {
-  return isPatched(roundTripPatches.subagentWorkflowType) ? subagentWorkflowType : agentWorkflowType;
+  return child.outputIsError ? { type: 'error-text', value: output } : { type: 'text', value: output };
 }

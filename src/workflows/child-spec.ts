@@ -4,7 +4,7 @@ import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 /**
  * The spec a child run of `agent` would get from `describeAgent`, built from its parent's table:
  * the parent's overrides of model route and tools applied, the namespace's search attributes kept.
- * Undefined when the table has no entry (older specs, agents the worker could not describe): the
+ * Undefined when the table has no entry (an agent the describing worker could not describe): the
  * child then asks a worker itself.
  */
 export function childSpecFrom(

@@ -1,5 +1,6 @@
 import { condition, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AcceptToolResultArgs, AgentActivities, ModelToolCall } from '../activities/types';
+import type { AcceptToolResultArgs, AgentActivities } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState, ToolOutcome } from './agent-state';
 import { type AwaitedToolCall, type ToolResultSubmission, toolResultRefusals } from '../protocol/client-tool-types';
 import { pendingToolCallsQuery, submitToolResultUpdate } from '../protocol/definitions';
@@ -48,13 +49,13 @@ export async function awaitClientResult(
 export function registerClientToolHandlers(
   state: AgentState,
   agent: string,
-  /** The agent's activity queue; absent for runs that schedule on the workflow's own. */
-  activityQueue: string | undefined,
+  /** The agent's activity queue. */
+  activityQueue: string,
   onAnswered: () => void,
 ): void {
   const book = state.awaitedCalls;
   const { acceptToolResult } = proxyActivities<AgentActivities>({
-    ...(activityQueue ? { taskQueue: activityQueue } : {}),
+    taskQueue: activityQueue,
     startToCloseTimeout: '1 minute',
     retry: { maximumAttempts: 5 },
   });
@@ -75,10 +76,9 @@ export function registerClientToolHandlers(
   async function apply(submission: ToolResultSubmission): Promise<AwaitedToolCall> {
     check(submission);
     const call = book.get(submission.toolCallId) as AwaitedToolCall;
-    const conversation = state.conversation.ref;
     const isError = submission.errorText !== undefined;
     const args: AcceptToolResultArgs = {
-      ...(conversation ? { conversation } : {}),
+      conversation: state.conversation.ref,
       agent,
       toolCallId: call.toolCallId,
       toolName: call.toolName,

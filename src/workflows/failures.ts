@@ -1,4 +1,5 @@
 import { ApplicationFailure, TemporalFailure } from '@temporalio/workflow';
+import { type CadreErrorType, isCadreErrorType } from '../protocol/error-types';
 
 /** The most useful message of a failure chain: the innermost cause that says something. */
 export function describeFailure(error: unknown): string {
@@ -11,18 +12,24 @@ export function describeFailure(error: unknown): string {
   return message;
 }
 
-/** The stable type of the innermost application failure of a chain (`StoreUnavailable`, ...), if any. */
-export function failureType(error: unknown): string | undefined {
+/**
+ * The error catalogue's type of the innermost application failure of a chain that has one
+ * (`StoreUnavailable`, ...); undefined when no failure of the chain carries a catalogued type.
+ */
+export function failureType(error: unknown): CadreErrorType | undefined {
   let current: unknown = error;
-  let type: string | undefined;
+  let type: CadreErrorType | undefined;
   while (current instanceof TemporalFailure) {
-    if (current instanceof ApplicationFailure && current.type) type = current.type;
+    if (current instanceof ApplicationFailure && isCadreErrorType(current.type)) type = current.type;
     current = current.cause;
   }
   return type;
 }
 
-/** A non-retryable failure with a stable type, for workflow code and handlers; `details` travel with it. */
-export function agentFailure(type: string, message: string, details?: unknown[]): ApplicationFailure {
+/**
+ * A failure of a run or a handler with a catalogued type; `details` travel with it. Temporal never
+ * retries it (it ends the run or refuses the update); the catalogue says whether a client may try again.
+ */
+export function agentFailure(type: CadreErrorType, message: string, details?: unknown[]): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true, details });
 }

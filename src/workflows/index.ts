@@ -1,11 +1,10 @@
 /**
  * `cadre/workflows`: the agent workflows (bundled by the worker; sandbox-safe) and every name a
  * client in any language needs: their types, signals, queries, the updates and search attributes.
- * Only `agentWorkflow` and `subagentWorkflow` are functions here: the worker registers every
- * exported function as a workflow.
+ * Only `agentWorkflow` is a function here: the worker registers every exported function as a
+ * workflow.
  */
 export { agentWorkflow } from './agent-workflow';
-export { subagentWorkflow } from './subagent-workflow';
 export {
   agentWorkflowType,
   approvedToolRunningSignal,
@@ -21,9 +20,7 @@ export {
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
-  subagentWorkflowType,
   submitToolResultUpdate,
-  transcriptQuery,
   type AgentMode,
   type AgentRunResult,
   type AgentStatus,
@@ -33,6 +30,7 @@ export {
   type SubagentSettlement,
   type TranscriptPage,
 } from '../protocol/definitions';
+export { buildMoveRefusals, holdForBuildMoveUpdate, releaseBuildMoveSignal } from '../protocol/build-move';
 export {
   agentDepthKey,
   agentNameKey,

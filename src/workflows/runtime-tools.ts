@@ -1,7 +1,7 @@
 import type { ToolResultPart } from 'ai';
 import type { z } from 'zod';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { ModelToolCall } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { ChildRuns } from './child-runs';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import type { runtimeToolSchemas } from '../protocol/runtime-tool-schemas';
@@ -45,7 +45,6 @@ export class RuntimeTools {
 
   /** True when `toolName` is a runtime tool and this agent has subagents to bring them. */
   handles(toolName: string): boolean {
-    // Specs recorded before subagents existed have no table.
     return Object.keys(this.spec.subagents ?? {}).length > 0 && isRuntimeTool(toolName);
   }
 

@@ -1,20 +1,25 @@
-import { type AgentStateSnapshot, type AgentStateSnapshotV1, stateSnapshotVersion } from '../protocol/state-snapshot';
-import { Conversation } from './conversation';
+import { type AgentStateSnapshot, stateSnapshotVersion } from '../protocol/state-snapshot';
 
-/** Upgrades a snapshot of any earlier version to the current one. */
-export function migrate(snapshot: AgentStateSnapshot | AgentStateSnapshotV1): AgentStateSnapshot {
-  if ('version' in snapshot && snapshot.version === stateSnapshotVersion) return snapshot;
-  const old = snapshot as AgentStateSnapshotV1;
-  const openCalls = Conversation.inMemory(old.transcript)
-    .unansweredCalls()
-    .map(({ toolCallId, toolName }) => ({ toolCallId, toolName }));
-  return {
-    ...old,
-    version: stateSnapshotVersion,
-    openCalls,
-    approvals: old.approvals ?? { requests: [], refusals: [] },
-    children: old.children ?? [],
-    activationStart: old.activationStart ?? 0,
-    events: { kept: old.events?.kept ?? [], next: old.events?.next ?? 0 },
-  };
+/**
+ * One migration per snapshot version after the first: `migrations[n]` turns a version `n - 1`
+ * snapshot into a version `n` one. A continue-as-new snapshot is a contract across builds, so a
+ * change to its shape bumps `stateSnapshotVersion` and adds its migration here. None yet.
+ */
+const migrations: Readonly<Record<number, (snapshot: Record<string, unknown>) => Record<string, unknown>>> = {};
+
+/** Upgrades a snapshot of this or an earlier version to the current one; a newer or unknown version fails the task. */
+export function upgradeSnapshot(snapshot: AgentStateSnapshot | { version: number }): AgentStateSnapshot {
+  let current = snapshot as unknown as Record<string, unknown> & { version: number };
+  while (current.version !== stateSnapshotVersion) {
+    const next = migrations[current.version + 1];
+    if (typeof current.version !== 'number' || current.version > stateSnapshotVersion || !next) {
+      // A plain error fails the workflow task, not the run: Temporal retries it until a newer build takes it.
+      throw new Error(
+        `This worker restores continue-as-new snapshots up to version ${stateSnapshotVersion}; got version ${String(current.version)}. ` +
+          'Run the build that wrote it, or a newer one.',
+      );
+    }
+    current = { ...next(current), version: current.version + 1 };
+  }
+  return current as unknown as AgentStateSnapshot;
 }

@@ -8,8 +8,7 @@ import {
   initialSearchAttributes,
   pendingApprovalsKey,
 } from '../protocol/search-attributes';
-import { isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
+import { runBuildLine } from './run-build';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -22,13 +21,16 @@ export class StatusPublisher {
   private registered = false;
   private published?: AgentStatus;
   private publishedPending = 0;
+  /** Tool call ids of approved calls whose tool runs while the run holds back its status (see {@link holdBack}). */
+  private readonly unpublishedApprovals: string[] = [];
+  private spec?: AgentSpec;
 
   constructor(
     private readonly state: AgentState,
     private readonly input: AgentWorkflowInput,
   ) {
     // What the run started with is published already: a child its parent started `running`, a continued run its last status.
-    if (!this.startedWithAttributes || !isPatched(roundTripPatches.statusFromStart)) return;
+    if (!this.startedWithAttributes) return;
     const attributes = workflowInfo().typedSearchAttributes;
     this.published = attributes.get(agentStatusKey) as AgentStatus | undefined;
     this.publishedPending = attributes.get(pendingApprovalsKey) ?? 0;
@@ -42,6 +44,7 @@ export class StatusPublisher {
   /** Learns from the agent's spec whether the namespace has Cadre's search attributes registered. */
   useSpec(spec: AgentSpec): void {
     this.registered = spec.searchAttributes === true;
+    this.spec = spec;
   }
 
   /** Sets the status, with a line of detail for the UI. */
@@ -50,7 +53,13 @@ export class StatusPublisher {
     const state = this.state;
     const pending = state.approvals.pending().length;
     setCurrentDetails(
-      [`**${status}**`, `steps: ${state.steps}`, `messages: ${state.conversation.length}`, detail]
+      [
+        `**${status}**`,
+        `steps: ${state.steps}`,
+        `messages: ${state.conversation.length}`,
+        detail,
+        runBuildLine(this.spec),
+      ]
         .filter(Boolean)
         .join(' · '),
     );
@@ -71,5 +80,52 @@ export class StatusPublisher {
     this.startedWithAttributes = true;
     this.published = status;
     this.publishedPending = pending;
+  }
+
+  /** Shows `awaiting-approval` while any request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise. */
+  publishWaiting(): void {
+    const pending = this.state.approvals.pending();
+    if (pending.length > 0) {
+      this.publish(
+        'awaiting-approval',
+        `waiting for a human: ${pending.map((request) => `${request.toolName} [${request.approvalId}]`).join(', ')}`,
+      );
+      return;
+    }
+    const awaited = this.state.awaitedCalls.pending();
+    if (awaited.length > 0) {
+      this.publish(
+        'awaiting-tool-result',
+        `waiting for a client: ${awaited.map((call) => `${call.toolName} [${call.toolCallId}]`).join(', ')}`,
+      );
+      return;
+    }
+    this.publish('running');
+  }
+
+  /**
+   * Lets the status follow a human's decision: at once, except an approval's. The workflow task
+   * that schedules the approved tool then carries no search attribute upsert, so the tool's
+   * activity does not wait behind it. True when the status is held back.
+   */
+  followDecision(approved: boolean): boolean {
+    if (!approved) this.publishWaiting();
+    return approved;
+  }
+
+  /** Holds the status back while the approved call's tool starts (see {@link publishHeldBack}). */
+  holdBack(toolCallId: string): void {
+    this.unpublishedApprovals.push(toolCallId);
+  }
+
+  /**
+   * Publishes the status held back for an approved call, once: when its tool's result arrives, or
+   * when `runTool` signals that the tool is still running (`approvedToolRunning`). Any other call is ignored.
+   */
+  publishHeldBack(toolCallId: string): void {
+    const index = this.unpublishedApprovals.indexOf(toolCallId);
+    if (index < 0) return;
+    this.unpublishedApprovals.splice(index, 1);
+    this.publishWaiting();
   }
 }

@@ -5,8 +5,6 @@ import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import type { AgentEventBody } from '../protocol/agent-events';
 import { type RunEndRequest, runEndEvents, type WrittenRunEnd } from '../protocol/run-end';
-import { conversationStorePatch, isPatched } from './patch-baseline';
-import { roundTripPatches } from './round-trip-patches';
 
 const { commitConversation } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
@@ -14,14 +12,10 @@ const { commitConversation } = proxyActivities<AgentActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/**
- * The run's conversation in the store, or undefined for a run that started before the store
- * (it keeps its transcript in memory). Decided once, at the start of each run.
- */
-export function conversationOf(input: AgentWorkflowInput): ConversationRef | undefined {
+/** The run's conversation in the store: its first run's, carried through continue-as-new. */
+export function conversationOf(input: AgentWorkflowInput): ConversationRef {
   const info = workflowInfo();
-  if (input.state && 'conversation' in input.state && input.state.conversation) return input.state.conversation.ref;
-  if (!isPatched(conversationStorePatch)) return undefined;
+  if (input.state) return input.state.conversation.ref;
   return {
     id: `${info.workflowId}@${info.firstExecutionRunId}`,
     workflowId: info.workflowId,
@@ -31,21 +25,20 @@ export function conversationOf(input: AgentWorkflowInput): ConversationRef | und
 
 /**
  * What the next model step needs to write the run's end, should it be the last: only a task-mode
- * run on the store with no child still running ends right after a step with no tool calls (a
- * running child could settle meanwhile and add an event before the end).
+ * run with no child still running ends right after a step with no tool calls (a running child
+ * could settle meanwhile and add an event before the end).
  */
 export function runEndRequest(input: AgentWorkflowInput, state: AgentState): RunEndRequest | undefined {
-  if (input.mode !== 'task' || !state.conversation.isStored) return undefined;
+  if (input.mode !== 'task') return undefined;
   if (state.children.some((child) => child.status === 'running')) return undefined;
-  if (!isPatched(roundTripPatches.finalStepWritesRunEnd)) return undefined;
   return { nextEvent: state.events.next, depth: input.depth ?? 0 };
 }
 
 /** Writes the messages and events the workflow decided since the last write (at settle points and before continue-as-new). */
 export async function commitWrites(state: AgentState): Promise<void> {
   const writes = state.storeWrites();
-  if (!writes.conversation || (!writes.writes && !writes.events)) return;
-  await commitConversation({ ...writes, conversation: writes.conversation });
+  if (!writes.writes && !writes.events) return;
+  await commitConversation(writes);
   state.confirmWrites(writes);
 }
 
@@ -56,7 +49,7 @@ export async function commitWrites(state: AgentState): Promise<void> {
 export function writesPending(state: AgentState, runEnd?: WrittenRunEnd): boolean {
   if (runEnd) confirmRunEnd(state, runEnd);
   const writes = state.storeWrites();
-  return writes.conversation !== undefined && (writes.writes !== undefined || writes.events !== undefined);
+  return writes.writes !== undefined || writes.events !== undefined;
 }
 
 /** Confirms the run's end a final step wrote, when what is pending is exactly that: its message and closing events. */

@@ -4,14 +4,12 @@ import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { childSpecFrom } from './child-spec';
 import type { SubagentSpec } from '../agents/subagent-definition';
-import type { ModelToolCall } from '../activities/types';
+import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState } from './agent-state';
 import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { agentStatusKey, initialSearchAttributes } from '../protocol/search-attributes';
 import { oneLine } from '../protocol/text-preview';
-import { roundTripPatches } from './round-trip-patches';
-import { isPatched } from './patch-baseline';
 
 type Output = ToolResultPart['output'];
 
@@ -31,7 +29,6 @@ export class SubagentRunner {
 
   /** True when `toolName` is a subagent of this agent. */
   handles(toolName: string): boolean {
-    // Specs recorded before subagents existed have no table.
     return Object.hasOwn(this.spec.subagents ?? {}, toolName);
   }
 
@@ -94,25 +91,21 @@ export class SubagentRunner {
 
   /** A child's first search attributes: `running` at once, as this run starts it, so its first status needs no upsert. */
   private childAttributes(agent: string, depth: number, rootWorkflowId: string) {
-    const attributes = initialSearchAttributes(agent, depth, rootWorkflowId);
-    if (!isPatched(roundTripPatches.statusFromStart)) return attributes;
-    return attributes.map((attribute) =>
+    return initialSearchAttributes(agent, depth, rootWorkflowId).map((attribute) =>
       attribute.key === agentStatusKey ? { key: agentStatusKey, value: 'running' } : attribute,
     );
   }
 
   /** The child's spec from this run's table, so its first step needs no `describeAgent` round trip. */
   private childSpec(agent: string, overrides: AgentWorkflowInput['overrides']): Pick<AgentWorkflowInput, 'spec'> {
-    if (!isPatched(roundTripPatches.subagentSpecFromParent)) return {};
     const spec = childSpecFrom(this.spec as DescribedAgentSpec, agent, overrides);
     return spec ? { spec } : {};
   }
 
-  /** A fork child's start: this conversation before the current turn, by reference (copied for runs kept in memory). */
-  private forkOf(): Pick<AgentWorkflowInput, 'fork' | 'initialTranscript'> {
+  /** A fork child's start: this conversation before the current turn, by reference. */
+  private forkOf(): Pick<AgentWorkflowInput, 'fork'> {
     const { conversation, activationStart } = this.state;
-    if (conversation.ref) return { fork: { conversationId: conversation.ref.id, length: activationStart } };
-    return { initialTranscript: conversation.prefix(activationStart) };
+    return { fork: { conversationId: conversation.ref.id, length: activationStart } };
   }
 
   /** Why a call cannot start a child (forced background, a route outside the list, a fork changing model), or undefined. */

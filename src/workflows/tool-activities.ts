@@ -17,8 +17,8 @@ export class ToolActivities {
 
   constructor(
     private readonly spec: AgentSpec,
-    /** The agent's activity queue; absent for runs that schedule on the workflow's own. */
-    private readonly taskQueue?: string,
+    /** The agent's activity queue. */
+    private readonly taskQueue: string,
   ) {}
 
   /** The activities to run `toolName` with (proxies are made once per tool; making one records nothing). */
@@ -27,7 +27,7 @@ export class ToolActivities {
     if (!activities) {
       const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
       activities = proxyActivities<AgentActivities>({
-        ...(this.taskQueue ? { taskQueue: this.taskQueue } : {}),
+        taskQueue: this.taskQueue,
         startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
         heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
         cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

@@ -6,9 +6,9 @@ import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 const args = (workflowId: string, statusSignalAfterMs?: number, toolCallId = 'call-1'): RunToolArgs => ({
+  conversation: { id: `${workflowId}@run`, workflowId },
   agent: 'nobody',
   workflowId,
-  runId: '',
   promptLength: 1,
   toolCallId,
   toolName: 'deploy',

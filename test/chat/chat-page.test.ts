@@ -7,6 +7,7 @@ import { buildChatPage } from '../../src/chat/page-build';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
+import { toolStates } from './page-states';
 import { archiveGate, chatAgents, chatSecret, executions, greeting } from './fixtures';
 
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
@@ -147,14 +148,7 @@ describe('chat page in a browser', () => {
       'Denied automatically: Formatting is never allowed',
     );
     await page.getByText('All calls settled.').waitFor({ timeout: 30_000 });
-    const finalStates = async () =>
-      Object.fromEntries(
-        await page
-          .locator('[data-state]')
-          .evaluateAll((items) =>
-            items.map((item) => [item.getAttribute('data-testid'), item.getAttribute('data-state')]),
-          ),
-      ) as Record<string, string>;
+    const finalStates = () => toolStates(page);
     const expected = {
       'tool-list_files': 'output-available',
       'tool-read_file': 'output-available',

@@ -9,6 +9,7 @@ import { type ChatServer, startChatServer } from '../../src/chat/chat-server';
 import { buildChatPage } from '../../src/chat/page-build';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { toolStates as pageToolStates } from './page-states';
 
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
 
@@ -74,15 +75,7 @@ describe('a newcomer in the chat page, on the examples and the demo model', () =
     fs.rmSync(workspace, { recursive: true, force: true });
   });
 
-  /** The state of each tool part on the page, by test id. */
-  const toolStates = async () =>
-    Object.fromEntries(
-      await page
-        .locator('[data-state]')
-        .evaluateAll((items) =>
-          items.map((item) => [item.getAttribute('data-testid'), item.getAttribute('data-state')]),
-        ),
-    ) as Record<string, string>;
+  const toolStates = () => pageToolStates(page);
 
   async function askToDelete(): Promise<void> {
     await page.goto(`${server.url}?agent=file-manager&chat=newcomer-${Date.now().toString(36)}${chatNumber++}`);

@@ -1,33 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { httpError } from '../helpers/provider-errors';
 import { scriptedModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { runCadre } from '../helpers/cli-process';
 
-const root = path.join(__dirname, '..', '..');
-
-/** Runs the CLI as a person would, in a child process; resolves with its exit code and output. */
-function cadre(
-  args: string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'cadre.cjs'), ...args], {
-      cwd: root,
-      env: { ...process.env, NODE_OPTIONS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+const cadre = runCadre;
 
 const agents = [
   defineAgent({ name: 'helper', model: scriptedModel([{ text: 'All done.' }]) }),

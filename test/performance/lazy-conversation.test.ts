@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { Client } from '@temporalio/client';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { ConversationIo } from '../../src/activities/conversation-io';
 import { createActivities } from '../../src/activities/create-activities';
-import { TranscriptCache } from '../../src/activities/transcript-cache';
 import type { RunToolArgs, RunToolResult } from '../../src/activities/types';
 import type { DescribedAgentSpec } from '../../src/agents/agent-spec-table';
 import { AgentRegistry } from '../../src/agents/agent-registry';
@@ -84,7 +82,6 @@ describe('conversation reads of tools', () => {
   const call = (toolName: string): RunToolArgs => ({
     agent: 'lazy',
     workflowId: conversation.workflowId,
-    runId: '',
     conversation,
     promptLength: 1,
     toolCallId: `${toolName}-call`,
@@ -115,7 +112,6 @@ describe('conversation reads of tools', () => {
       models,
       conversations,
       // Runs on the store never query their workflow.
-      transcripts: new TranscriptCache(undefined as unknown as Client),
     });
     // Written by another worker: this one has nothing cached, so a tool that asks for messages reads the store.
     await store.ensureConversation(conversation);

@@ -1,171 +1,187 @@
 /**
- * Records the histories that the replay test replays, under the prefix of the current design
- * (`baseline3-`: one patch marker per run, `cadre-patch-baseline-3`, a task run's last step
- * writing its end, children started `running` with their spec, an approved tool scheduled with no
- * status upsert beside it, a step's tool activities awaited directly (`tools`: three calls in one
- * step, one denied by its policy); one child's history too). Run it when the
- * workflow's command sequence changes on purpose (behind a patch), with a new prefix, and say so
- * in the change. The `parity-` files record a client-side tool and context compaction:
+ * Records the `v1` replay set: one history of each feature as Cadre 1.0 runs it (approvals by a
+ * user, by policy, signed, timed out and cancelled; foreground, background and continuable
+ * subagents; memory; a client-side tool; compaction; MCP; continue-as-new with live children and
+ * a pending approval; a failed run). The replay test replays every one on today's code. Pinned
+ * runs finish on the build they started on, so a change to the workflow's commands needs a new
+ * set only when it is meant to (then record it against a fresh dev server and say so):
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
- * Existing files are kept unless --force: the `replay-` files (before the store), the `store-`
- * files (before per-agent queues), the `agents-` files (before the patch baseline), the
- * `rounds-` files (the first baseline) and the `baseline2-` files (the second) prove that runs
- * started by earlier versions still replay.
+ * Existing files are kept unless --force.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
-import { historyAgent } from '../../bench/history-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
-import { agentWorkflowType } from '../../src/protocol/definitions';
-import type { AgentStateSnapshotV1 } from '../../src/protocol/state-snapshot';
 import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
-import { tool } from 'ai';
-import { z } from 'zod';
-import { defineAgent } from '../../src/agents/define-agent';
-import { scriptedModel } from '../../src/testing';
+import { recordedAgents } from './recorded-agents';
 
-/** Three tool calls in one step, one of them denied by its policy: the step's activities run side by side. */
-const toolsAgent = defineAgent({
-  name: 'recorded-tools',
-  model: scriptedModel([
-    {
-      toolCalls: [
-        { toolName: 'lookup', input: { word: 'ant' } },
-        { toolName: 'wipe', input: {} },
-        { toolName: 'lookup', input: { word: 'bee' } },
-      ],
-    },
-    'done',
-  ]),
-  tools: {
-    lookup: tool({
-      description: 'Looks a word up.',
-      inputSchema: z.object({ word: z.string() }),
-      execute: async ({ word }) => `meaning of ${word}`,
-    }),
-    wipe: tool({ description: 'Wipes.', inputSchema: z.object({}), execute: async () => 'wiped' }),
-  },
-  toolApproval: { wipe: 'denied' },
-});
-
-const prefix = 'baseline3';
-const id = (name: string) => `${prefix}-${name}`;
+/** The histories of the set, by file name without `.json`; the replay test checks the list. */
+export const recordedHistories = [
+  'v1-approval-cancelled',
+  'v1-approval-signed',
+  'v1-approval-timed-out',
+  'v1-background-job',
+  'v1-background-job-child',
+  'v1-client-tool',
+  'v1-compaction',
+  'v1-continuable',
+  'v1-continue-as-new',
+  'v1-continue-as-new-continued',
+  'v1-failed',
+  'v1-mcp',
+  'v1-memory',
+  'v1-session',
+  'v1-subagents',
+  'v1-subagents-child',
+  'v1-task',
+  'v1-tools',
+] as const;
 
 async function main(): Promise<void> {
   const taskQueue = `record-${Date.now()}`;
   const worker = await createAgentWorker({
-    agents: [...exampleAgents, historyAgent(3), ...parityAgents, toolsAgent],
+    agents: [...exampleAgents, ...parityAgents, ...recordedAgents],
     taskQueue,
     models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    // Every user-approval request is signed, and every approval presents the signature.
+    approvalSecret: 'recorded-approval-secret-of-32-bytes!',
   });
   const client = await AgentClient.connect({ taskQueue, searchAttributes: false });
+  const history = async (file: string, workflowId: string, runId?: string) =>
+    save(`${file}.json`, historyToJSON(await client.client.workflow.getHandle(workflowId, runId).fetchHistory()));
   await worker.runUntil(async () => {
-    const task = await client.start('assistant', { prompt: 'What time is it?', workflowId: id('task') });
-    await task.result();
-    await (await client.start('recorded-tools', { prompt: 'define', workflowId: id('tools') })).result();
-    const chunks = await client.start('history-3', {
-      prompt: 'read',
-      workflowId: id('continue-as-new'),
-      continueAsNewEverySteps: 2,
-    });
-    await chunks.result();
-    const session = await client.start('assistant', { mode: 'session', workflowId: id('session') });
+    await (await client.start('assistant', { prompt: 'What time is it?', workflowId: 'v1-task' })).result();
+    await (await client.start('recorded-tools', { prompt: 'define', workflowId: 'v1-tools' })).result();
+
+    const session = await client.start('assistant', { mode: 'session', workflowId: 'v1-session' });
     await session.send('first');
-    await waitForActivations(client, id('session'), 1);
+    await waitForActivations(client, 'v1-session', 1);
     await session.send('second');
-    await waitForActivations(client, id('session'), 2);
+    await waitForActivations(client, 'v1-session', 2);
     await session.end();
     await session.result();
-    // Lists, reads, then deletes (waits for a human) and pays 5 EUR (approved by policy) in one step.
-    const fileManagerPrompt = 'Delete old.log and pay 5 EUR to ACME';
-    const approval = await client.start('file-manager', {
-      prompt: fileManagerPrompt,
-      workflowId: id('approval'),
-      runtimeContext: { role: 'admin' },
+
+    // A user's signed approval, beside a call the policy approves and one it denies.
+    const signed = await client.start('recorded-gatekeeper', { prompt: 'wipe a', workflowId: 'v1-approval-signed' });
+    await approveFirstPending(client, 'v1-approval-signed');
+    await signed.result();
+    const timedOut = await client.start('recorded-gatekeeper-timeout', {
+      prompt: 'wipe a',
+      workflowId: 'v1-approval-timed-out',
     });
-    await approval.deny(await waitForPendingApproval(client, id('approval')), {
-      by: 'recorder',
-      reason: 'kept for the replay test',
+    await timedOut.result();
+    const cancelled = await client.start('recorded-gatekeeper-cancelled', {
+      prompt: 'wipe a',
+      workflowId: 'v1-approval-cancelled',
     });
-    await approval.result();
-    const approved = await client.start('file-manager', {
-      prompt: fileManagerPrompt,
-      workflowId: id('approved'),
-      runtimeContext: { role: 'admin' },
-    });
-    await approved.approve(await waitForPendingApproval(client, id('approved')), { by: 'recorder' });
-    await approved.result();
-    await (await client.start('research', { prompt: 'durable agents', workflowId: id('subagents') })).result();
-    await (await client.start('concierge', { prompt: 'durable execution', workflowId: id('background') })).result();
+    await pendingApprovals(client, 'v1-approval-cancelled');
+    await cancelled.cancel();
+    await cancelled.result().catch(() => undefined);
+
+    await (await client.start('research', { prompt: 'durable agents', workflowId: 'v1-subagents' })).result();
+    await (await client.start('recorded-dispatcher', { prompt: 'look up', workflowId: 'v1-background-job' })).result();
+    await (await client.start('concierge', { prompt: 'durable execution', workflowId: 'v1-continuable' })).result();
     await (
       await client.start('memory', {
         prompt: 'remember I prefer dark mode',
-        workflowId: id('memory'),
+        workflowId: 'v1-memory',
         runtimeContext: { userId: `recorder-${Date.now()}` },
       })
     ).result();
-    // The parity paths, each under its own name: a client-side tool, and context compaction.
-    const located = await client.start('locator', { prompt: 'Where am I?', workflowId: 'parity-client-tool' });
-    while ((await located.pendingToolCalls()).length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const located = await client.start('locator', { prompt: 'Where am I?', workflowId: 'v1-client-tool' });
+    while ((await located.pendingToolCalls()).length === 0) await pause();
     const [call] = await located.pendingToolCalls();
     await located.submitToolResult(call?.toolCallId ?? '', { city: 'Paris' }, { by: 'recorder' });
     await located.result();
-    const compacted = await client.start('compactor', { mode: 'session', workflowId: 'parity-compaction' });
+
+    const compacted = await client.start('compactor', { mode: 'session', workflowId: 'v1-compaction' });
     for (let turn = 1; turn <= 10; turn++) {
       await compacted.send(`Tell me about topic ${turn}.`);
-      await waitForActivations(client, 'parity-compaction', turn);
+      await waitForActivations(client, 'v1-compaction', turn);
     }
     await compacted.end();
     await compacted.result();
-    // A run continued from a snapshot an old worker took (whole transcript in state): it moves to the store.
-    await client.client.workflow.execute(agentWorkflowType, {
-      workflowId: id('migrated'),
-      taskQueue,
-      args: [{ agent: 'history-3', mode: 'task', depth: 0, rootWorkflowId: id('migrated'), state: oldSnapshot() }],
+
+    await (await client.start('recorded-mcp', { prompt: 'count my notes', workflowId: 'v1-mcp' })).result();
+
+    // Continues as new after every step: the job waits for its approval and the helper stays open across it.
+    const juggler = await client.start('recorded-juggler', {
+      prompt: 'juggle',
+      workflowId: 'v1-continue-as-new',
+      continueAsNewEverySteps: 1,
     });
-    for (const workflowId of [
-      id('task'),
-      id('tools'),
-      id('session'),
-      id('approval'),
-      id('approved'),
-      id('subagents'),
-      id('background'),
-      id('migrated'),
-      id('memory'),
-      'parity-client-tool',
-      'parity-compaction',
-    ]) {
-      const history = await client.client.workflow.getHandle(workflowId).fetchHistory();
-      save(`${workflowId}.json`, historyToJSON(history));
+    await approveFirstPending(client, 'v1-continue-as-new/job-1', () => continuedRuns(client, 'v1-continue-as-new'));
+    await juggler.result();
+
+    const failed = await client.start('recorded-failing', { prompt: 'try', workflowId: 'v1-failed' });
+    await failed.result().catch(() => undefined);
+
+    for (const name of recordedHistories) {
+      if (name.endsWith('-child') || name.startsWith('v1-continue-as-new')) continue;
+      await history(name, name);
     }
-    // A child of the subagents run: it starts with its spec and its status from the parent.
-    const children = client.client.workflow.list({ query: `ParentWorkflowId = '${id('subagents')}'` });
-    for await (const child of children) {
-      const history = await client.client.workflow.getHandle(child.workflowId).fetchHistory();
-      save(`${id('subagents-child')}.json`, historyToJSON(history));
-      break;
-    }
-    // The first run of the continue-as-new chain, which ends by continuing as new.
-    const first = await client.client.workflow.list({ query: `WorkflowId = '${id('continue-as-new')}'` });
-    for await (const execution of first) {
-      if (execution.status.name === 'CONTINUED_AS_NEW') {
-        const history = await client.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
-        save(`${id('continue-as-new')}.json`, historyToJSON(history));
-        break;
-      }
-    }
+    await history('v1-subagents-child', 'v1-subagents/history_research-1');
+    await history('v1-background-job-child', 'v1-background-job/research-1');
+    const runs = await executions(client, 'v1-continue-as-new');
+    const first = runs.find((run) => run.status === 'CONTINUED_AS_NEW' && run.first);
+    const last = runs.find((run) => run.status === 'COMPLETED');
+    if (!first || !last)
+      throw new Error(`The continue-as-new chain did not record as expected: ${JSON.stringify(runs)}`);
+    await history('v1-continue-as-new', 'v1-continue-as-new', first.runId);
+    await history('v1-continue-as-new-continued', 'v1-continue-as-new', last.runId);
   });
   await client.close();
 }
 
-function oldSnapshot(): AgentStateSnapshotV1 {
-  const file = join(__dirname, '..', 'fixtures', 'snapshots', 'v1-chunk-reader.json');
-  return JSON.parse(readFileSync(file, 'utf8')) as AgentStateSnapshotV1;
+/** The runs of a workflow id, oldest first, with their status. */
+async function executions(client: AgentClient, workflowId: string) {
+  const runs: Array<{ runId: string; status: string; startTime: number }> = [];
+  for await (const execution of client.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    runs.push({ runId: execution.runId, status: execution.status.name, startTime: execution.startTime.getTime() });
+  }
+  runs.sort((a, b) => a.startTime - b.startTime);
+  return runs.map((run, index) => ({ ...run, first: index === 0 }));
+}
+
+async function continuedRuns(client: AgentClient, workflowId: string): Promise<boolean> {
+  return (await executions(client, workflowId)).some((run) => run.status === 'CONTINUED_AS_NEW');
+}
+
+async function pendingApprovals(client: AgentClient, workflowId: string) {
+  for (;;) {
+    const pending = await client
+      .getHandle(workflowId)
+      .pendingApprovals()
+      .catch(() => []);
+    if (pending.length > 0) return pending;
+    await pause();
+  }
+}
+
+/** Approves the first pending request with its signature, once `ready` holds. */
+async function approveFirstPending(client: AgentClient, workflowId: string, ready = async () => true): Promise<void> {
+  const [request] = await pendingApprovals(client, workflowId);
+  while (!(await ready())) await pause();
+  if (!request) throw new Error(`No approval is pending in ${workflowId}.`);
+  await client
+    .getHandle(workflowId)
+    .approve(request.approvalId, { by: 'recorder', ...(request.signature ? { signature: request.signature } : {}) });
+}
+
+async function waitForActivations(client: AgentClient, workflowId: string, count: number): Promise<void> {
+  for (;;) {
+    const status = await client.getHandle(workflowId).status();
+    if (status.activations >= count && status.status === 'idle') return;
+    await pause();
+  }
+}
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 function save(file: string, json: string): void {
@@ -178,24 +194,9 @@ function save(file: string, json: string): void {
   console.log(`recorded ${file}`);
 }
 
-/** The id of the run's first pending approval, once there is one. */
-async function waitForPendingApproval(client: AgentClient, workflowId: string): Promise<string> {
-  for (;;) {
-    const [pending] = await client.getHandle(workflowId).pendingApprovals();
-    if (pending) return pending.approvalId;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 }
-
-async function waitForActivations(client: AgentClient, workflowId: string, count: number): Promise<void> {
-  for (;;) {
-    const status = await client.getHandle(workflowId).status();
-    if (status.activations >= count && status.status === 'idle') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

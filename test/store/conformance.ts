@@ -89,7 +89,7 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
     test('refuses an append that would leave a gap, naming the next index', async () => {
       const id = await conversationWith(texts(2, 'message'));
       const failure = store.appendMessages(id, 3, texts(1, 'late'));
-      await expect(failure).rejects.toMatchObject({ type: 'StoreConsistencyError', name: 'StoreConsistencyError' });
+      await expect(failure).rejects.toMatchObject({ type: 'StoreInconsistent', name: 'StoreConsistencyError' });
       await expect(store.appendMessages(id, 3, texts(1, 'late'))).rejects.toThrow(/gap.*Append from index 2/s);
       expect((await store.readMessages(id)).total).toBe(2);
     });
@@ -143,7 +143,7 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       });
       expect((await store.readMessages(child)).total).toBe(3);
       await expect(store.appendMessages(child, 4, texts(1, 'gap'))).rejects.toMatchObject({
-        type: 'StoreConsistencyError',
+        type: 'StoreInconsistent',
       });
       await store.appendMessages(child, 3, texts(2, 'child', 3));
       await store.appendMessages(parent, 5, texts(1, 'parent later', 5));

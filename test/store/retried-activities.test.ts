@@ -2,13 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { Client } from '@temporalio/client';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { ApprovalSigner } from '../../src/activities/approval-signer';
 import { ConversationIo } from '../../src/activities/conversation-io';
 import { createActivities } from '../../src/activities/create-activities';
-import { TranscriptCache } from '../../src/activities/transcript-cache';
 import type { RunModelStepArgs, RunModelStepResult, RunToolArgs, RunToolResult } from '../../src/activities/types';
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -58,7 +56,6 @@ describe('activities retried after they wrote to the store', () => {
       models,
       conversations: new ConversationIo(store),
       // Runs on the store never query their workflow.
-      transcripts: new TranscriptCache(undefined as unknown as Client),
       signer: new ApprovalSigner('a-secret-of-at-least-thirty-two-bytes!!'),
     });
   });
@@ -71,7 +68,6 @@ describe('activities retried after they wrote to the store', () => {
       agent: 'retried',
       modelRoute: 'agent:retried',
       workflowId: conversation.workflowId,
-      runId: '',
       step: 1,
       transcriptLength: 1,
       conversation,
@@ -89,7 +85,6 @@ describe('activities retried after they wrote to the store', () => {
     const call: RunToolArgs = {
       agent: 'retried',
       workflowId: conversation.workflowId,
-      runId: '',
       conversation,
       promptLength: 1,
       toolCallId: 'call-1',

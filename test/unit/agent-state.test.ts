@@ -27,13 +27,18 @@ function stepWithCalls(ids: string[], rejected: string[] = []): RunModelStepResu
   };
 }
 
+const ref = { id: 'agent-1@run-1', workflowId: 'agent-1' };
+const fresh = () => AgentState.restore(undefined, { workflowId: 'agent-1', depth: 0 }, ref);
+/** The messages the state has decided and not yet written: every message of a state that never wrote. */
+const messagesOf = (state: AgentState) => state.storeWrites().writes?.messages ?? [];
+
 describe('AgentState', () => {
   it('turns queued messages into user turns when an activation opens', () => {
-    const state = AgentState.restore();
+    const state = fresh();
     state.receive('one');
     state.receive('two');
     state.openActivation();
-    expect(state.page().messages).toEqual([
+    expect(messagesOf(state)).toEqual([
       { role: 'user', content: 'one' },
       { role: 'user', content: 'two' },
     ]);
@@ -42,7 +47,7 @@ describe('AgentState', () => {
   });
 
   it('answers the calls of a step in the order the model made them, rejected ones included', () => {
-    const state = AgentState.restore();
+    const state = fresh();
     const step = stepWithCalls(['a', 'b', 'c'], ['b']);
     state.recordModelStep(step);
     state.recordToolResults(
@@ -52,24 +57,24 @@ describe('AgentState', () => {
         ['a', { output: { type: 'text' as const, value: 'A' } }],
       ]),
     );
-    const toolMessage = state.page().messages[1];
+    const toolMessage = messagesOf(state)[1];
     expect(toolMessage?.role).toBe('tool');
-    expect((toolMessage?.content as Array<{ toolCallId: string }>).map((part) => part.toolCallId)).toEqual([
-      'a',
-      'b',
-      'c',
-    ]);
+    expect(
+      ((toolMessage as { content?: unknown } | undefined)?.content as Array<{ toolCallId: string }>).map(
+        (part) => part.toolCallId,
+      ),
+    ).toEqual(['a', 'b', 'c']);
     expect(state.closeOpenToolCalls('none left')).toBe(0);
     expect(state.usage).toEqual({ inputTokens: 3, outputTokens: 2 });
   });
 
   it('closes only the calls that have no result', () => {
-    const state = AgentState.restore();
+    const state = fresh();
     const step = stepWithCalls(['a', 'b']);
     state.recordModelStep(step);
     state.recordToolResults(step, new Map([['a', { output: { type: 'text' as const, value: 'A' } }]]));
     expect(state.closeOpenToolCalls('cancelled')).toBe(1);
-    expect(state.page().messages.at(-1)).toEqual({
+    expect(messagesOf(state).at(-1)).toEqual({
       role: 'tool',
       content: [
         {
@@ -84,22 +89,13 @@ describe('AgentState', () => {
   });
 
   it('restores from a snapshot without sharing objects with the old state', () => {
-    const state = AgentState.restore();
+    const state = fresh();
     state.receive('hi');
     state.openActivation();
-    const restored = AgentState.restore(state.snapshot());
+    const restored = AgentState.restore(state.snapshot(), { workflowId: 'agent-1', depth: 0 }, ref);
     restored.receive('later');
-    expect(restored.page().messages).toEqual(state.page().messages);
+    expect(messagesOf(restored)).toEqual(messagesOf(state));
     expect(restored.activationOpen).toBe(true);
     expect(state.inbox).toEqual([]);
-  });
-
-  it('pages the transcript from an index, clamped to its length', () => {
-    const state = AgentState.restore();
-    state.receive('a');
-    state.receive('b');
-    state.drainInbox();
-    expect(state.page(1)).toEqual({ from: 1, total: 2, messages: [{ role: 'user', content: 'b' }] });
-    expect(state.page(9)).toEqual({ from: 2, total: 2, messages: [] });
   });
 });

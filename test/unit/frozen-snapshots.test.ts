@@ -4,8 +4,8 @@ import { AgentState } from '../../src/workflows/agent-state';
 import type { AgentStateSnapshot } from '../../src/protocol/state-snapshot';
 
 /**
- * Continue-as-new payloads recorded by earlier versions, frozen: a new worker must restore each of
- * them. Never regenerate one; add a new file when the snapshot format changes.
+ * Continue-as-new payloads of each snapshot format, frozen (the 1.0 format is version 2): every
+ * build must restore each of them. Never regenerate one; add a new file when the format changes.
  */
 const folder = join(__dirname, '..', 'fixtures', 'snapshots');
 const fixture = (name: string): AgentStateSnapshot =>
@@ -18,7 +18,7 @@ describe('frozen continue-as-new snapshots', () => {
     expect(state.snapshot().version).toBeGreaterThanOrEqual(2);
   });
 
-  it('restores a v2 snapshot taken mid-run with live children, a decided approval and a message waiting', () => {
+  it('restores the 1.0 snapshot taken mid-run with live children, a decided approval and a message waiting', () => {
     const old = fixture('v2-live-children.json');
     const state = AgentState.restore(old, { workflowId: 'juggler-1', depth: 0 }, ref);
     expect(state.conversation.length).toBe(3);
@@ -30,5 +30,12 @@ describe('frozen continue-as-new snapshots', () => {
     expect(snapshot.children).toEqual(old.children);
     expect(snapshot.approvals).toEqual(old.approvals);
     expect(snapshot.conversation).toEqual(old.conversation);
+  });
+
+  it('refuses a snapshot of a version it does not know, naming the versions it restores', () => {
+    const newer = { ...fixture('v2-live-children.json'), version: 3 } as unknown as AgentStateSnapshot;
+    expect(() => AgentState.restore(newer, { workflowId: 'juggler-1', depth: 0 }, ref)).toThrow(
+      'This worker restores continue-as-new snapshots up to version 2; got version 3. Run the build that wrote it, or a newer one.',
+    );
   });
 });

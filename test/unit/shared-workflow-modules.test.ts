@@ -49,7 +49,7 @@ describe("Cadre's workflow modules, shared by every run on a worker", () => {
   it('are found by following the imports of the workflows index', () => {
     const names = workflowModules().map((file) => file.split('/src/')[1]);
     expect(names).toEqual(
-      expect.arrayContaining(['workflows/agent-workflow.ts', 'workflows/patch-baseline.ts', 'protocol/definitions.ts']),
+      expect.arrayContaining(['workflows/agent-workflow.ts', 'workflows/agent-loop.ts', 'protocol/definitions.ts']),
     );
   });
 

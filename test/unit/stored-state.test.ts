@@ -1,16 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunModelStepResult } from '../../src/activities/types';
-import { AgentState, type AgentStateSnapshotV1 } from '../../src/workflows/agent-state';
-import { migrate } from '../../src/workflows/snapshot-migration';
+import { AgentState } from '../../src/workflows/agent-state';
 
 const ref = { id: 'chat-1@run-1', workflowId: 'chat-1' };
-
-function fixture(name: string): AgentStateSnapshotV1 {
-  return JSON.parse(
-    readFileSync(join(__dirname, '..', 'fixtures', 'snapshots', `${name}.json`), 'utf8'),
-  ) as AgentStateSnapshotV1;
-}
 
 function storedStep(ids: string[], step: number): RunModelStepResult {
   return {
@@ -82,29 +73,6 @@ describe('AgentState on the conversation store', () => {
     expect(state.storeWrites().writes).toEqual({ from: 7, messages: [{ role: 'user', content: 'task' }] });
   });
 
-  it('restores a frozen snapshot from before the store: its transcript waits to be written, then leaves memory', () => {
-    const old = fixture('v1-pending-approval');
-    const state = AgentState.restore(old, { workflowId: 'file-manager-1', depth: 0 }, ref);
-    expect(state.conversation.length).toBe(2);
-    expect(state.storeWrites().writes).toEqual({ from: 0, messages: old.transcript });
-    expect(state.approvals.pending().map((request) => request.approvalId)).toEqual(['approval-1-1']);
-    expect(state.inbox).toEqual(['and then tidy up']);
-    expect(state.events.next).toBe(2);
-    expect(state.closeOpenToolCalls('cancelled')).toBe(2);
-    state.confirmWrites(state.storeWrites());
-    expect(state.snapshot().transcript).toBeUndefined();
-  });
-
-  it('restores the earliest frozen snapshots, which lack approvals, children and events', () => {
-    const old = fixture('v1-chunk-reader');
-    const migrated = migrate(old);
-    expect(migrated.version).toBe(2);
-    expect(migrated.approvals).toEqual({ requests: [], refusals: [] });
-    const state = AgentState.restore(old, { workflowId: 'replay-continue-as-new', depth: 0 });
-    expect(state.page().messages).toEqual(old.transcript);
-    expect(state.steps).toBe(old.steps);
-  });
-
   it('keeps the snapshot small however many approvals are decided and subagents finish', () => {
     const state = AgentState.restore(undefined, { workflowId: 'chat-1', depth: 0 }, ref);
     for (let index = 1; index <= 1_000; index++) {
@@ -125,6 +93,7 @@ describe('AgentState on the conversation store', () => {
         agent: 'researcher',
         depth: 1,
         status: 'completed',
+        mode: 'foreground',
       });
     }
     const running = {
@@ -134,6 +103,7 @@ describe('AgentState on the conversation store', () => {
       agent: 'researcher',
       depth: 1,
       status: 'running' as const,
+      mode: 'foreground' as const,
     };
     state.addChild(running);
     expect(state.approvals.requests).toHaveLength(100);

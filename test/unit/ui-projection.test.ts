@@ -1,4 +1,5 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
+import { type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
+import { readUIMessages } from '../helpers/ui-messages';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { chatMessages } from '../../src/chat/chat-turns';
 import { type ProjectorLookups, UIProjector } from '../../src/chat/ui-projector';
@@ -109,22 +110,6 @@ function toolResult(toolCallId: string, toolName: string, outputType: string, pr
   return { type: 'tool-result', toolCallId, toolName, outputType, preview };
 }
 
-/** Every message the AI SDK's reader builds from the chunks, one per chunk, as a page renders them. */
-async function readAll(chunks: UIMessageChunk[]): Promise<UIMessage[]> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      controller.enqueue({ type: 'start', messageId: 'turn' });
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.enqueue({ type: 'finish' });
-      controller.close();
-    },
-  });
-  const seen: UIMessage[] = [];
-  for await (const message of readUIMessageStream({ stream, terminateOnError: true }))
-    seen.push(structuredClone(message));
-  return seen;
-}
-
 type ToolPart = Extract<UIMessage['parts'][number], { toolCallId: string }>;
 
 function toolParts(message: UIMessage): Map<string, ToolPart> {
@@ -138,7 +123,7 @@ describe('the chat projection of a run', () => {
     const chunks: UIMessageChunk[] = [];
     for (const event of turnEvents()) chunks.push(...(await projector.project(event)));
     chunks.push(...projector.close());
-    const seen = await readAll(chunks);
+    const seen = await readUIMessages(chunks);
     expect(seen.length).toBeGreaterThan(20);
     for (const message of seen) await expect(validateUIMessages({ messages: [message] })).resolves.toBeDefined();
   });

@@ -2,6 +2,8 @@ import type { AnyAgentDefinition } from '../../agents/agent-definition';
 import { AgentClient } from '../../client/agent-client';
 import { type ChatServer, startChatServer } from '../../chat/chat-server';
 import { createAgentWorker } from '../../worker/create-agent-worker';
+import type { AgentWorkerDeployment } from '../../worker/worker-deployment';
+import { ConfigurationError } from '../../errors';
 import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
 import { cadreCommand } from '../../server/command-hints';
@@ -63,13 +65,44 @@ export async function devCommand(
  * `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C.
  * Its models come from the environment only: an agent whose model cannot be resolved stops it at start.
  */
-export async function workerCommand(agents: AnyAgentDefinition[], write: (line: string) => void): Promise<number> {
-  const worker = await createAgentWorker({ agents });
+export async function workerCommand(
+  agents: AnyAgentDefinition[],
+  write: (line: string) => void,
+  versioning: WorkerVersioningFlags = {},
+): Promise<number> {
+  const worker = await createAgentWorker({ agents, ...deploymentFrom(versioning) });
   const running = worker.run();
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
+  const { deployment } = worker;
+  if (deployment) {
+    write(
+      `[cadre] build '${deployment.buildId}'${deployment.derived ? ' (derived from the agents)' : ''} of deployment '${deployment.name}': runs are pinned to the build they start on`,
+    );
+    write(
+      `[cadre] once its workers run, make it current: temporal worker deployment set-current-version --deployment-name ${deployment.name} --build-id ${deployment.buildId}`,
+    );
+  }
   await stopOnSignal(() => worker.shutdown());
   await running;
   return 0;
+}
+
+/** `cadre worker --deployment <name> --build-id <id>` (or CADRE_DEPLOYMENT, CADRE_BUILD_ID). */
+export interface WorkerVersioningFlags {
+  deployment?: string;
+  buildId?: string;
+}
+
+function deploymentFrom(flags: WorkerVersioningFlags): { deployment?: AgentWorkerDeployment } {
+  // An empty variable (CADRE_DEPLOYMENT= in compose) is no value.
+  const deployment = flags.deployment || undefined;
+  const buildId = flags.buildId || undefined;
+  if (deployment === undefined && buildId !== undefined) {
+    throw new ConfigurationError(
+      `--build-id ${buildId} was given without --deployment. Name the deployment too (--deployment or CADRE_DEPLOYMENT), or drop --build-id to run without Worker Versioning.`,
+    );
+  }
+  return deployment === undefined ? {} : { deployment: { name: deployment, ...(buildId ? { buildId } : {}) } };
 }
 
 function stopOnSignal(stop: () => void): Promise<void> {

@@ -1,5 +1,4 @@
 import type { ModelMessage } from 'ai';
-import { AgentClient } from '../../client/agent-client';
 import { modelViewPage, type TranscriptView } from '../../client/model-view';
 import type { TranscriptPage } from '../../protocol/definitions';
 import type { ConversationStore } from '../../store/conversation-store';
@@ -10,8 +9,7 @@ import { storedMessages } from '../../store/stored-messages';
  * `cadre transcript <workflowId> [--json] [--view full|model]`: prints the conversation of a run,
  * page by page from the conversation store (no Temporal server needed), one message after another
  * (`--json`: one JSON message a line). `full` (default) prints every stored message; `model` what
- * the next step's model sees after context compaction, the summary first. Runs from before the
- * store are asked through Temporal (they are never compacted: both views are the same).
+ * the next step's model sees after context compaction, the summary first.
  */
 export async function transcriptCommand(
   workflowId: string,
@@ -34,13 +32,6 @@ export async function transcriptCommand(
       for await (const message of modelViewMessages(store, conversationId, header)) print(message);
     } else if (conversationId) {
       for await (const message of storedMessages(store, conversationId)) print(message);
-    } else {
-      const client = await AgentClient.connect({ store });
-      try {
-        for await (const message of client.getHandle(workflowId).messages()) print(message);
-      } finally {
-        await client.close();
-      }
     }
   } finally {
     await store.close();

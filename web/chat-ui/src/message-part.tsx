@@ -38,6 +38,15 @@ export function MessagePart({
   onDecide: (approvalId: string, approved: boolean) => void;
 }) {
   if (part.type === 'text') return <p>{part.text}</p>;
+  if (part.type === 'data-agent-changed') {
+    const change = part.data as { step?: number; from?: string; to?: string };
+    return (
+      <p className="notice">
+        The agent&apos;s definition changed at step {change.step} ({change.from} → {change.to}): a worker of another
+        build ran it.
+      </p>
+    );
+  }
   if (!isToolUIPart(part)) return null;
   const name = getToolName(part);
   const title = 'title' in part && typeof part.title === 'string' ? part.title : name;

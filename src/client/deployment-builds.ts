@@ -1,0 +1,110 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { ConfigurationError } from '../errors';
+
+/** One build of a Worker Deployment, as Temporal names it (`<deployment>:<buildId>` in search attributes). */
+export interface DeploymentBuild {
+  deploymentName: string;
+  buildId: string;
+}
+
+/** Whether an old build still has pinned runs: `draining` while it does, `drained` once none is left open. */
+export type BuildDrainage = 'draining' | 'drained' | 'unknown';
+
+/** Where a run's workflow tasks go: its build, and whether it is pinned there (by its worker or an override). */
+export interface RunVersioning {
+  runId: string;
+  /** Where its next workflow task goes: an override's build, else the build its worker reported. */
+  build?: DeploymentBuild;
+  /** The build of the worker that completed its latest workflow task. */
+  ranOn?: string;
+  pinned: boolean;
+}
+
+/** The current build of a deployment, or undefined when it has none yet. */
+export async function currentBuild(client: Client, deploymentName: string): Promise<DeploymentBuild | undefined> {
+  const { workerDeploymentInfo } = await client.workflowService.describeWorkerDeployment({
+    namespace: client.options.namespace,
+    deploymentName,
+  });
+  const current = workerDeploymentInfo?.routingConfig?.currentDeploymentVersion;
+  return current?.buildId ? { deploymentName, buildId: current.buildId } : undefined;
+}
+
+/**
+ * What Temporal says of an old build's pinned runs (DescribeWorkerDeploymentVersion). The server
+ * refreshes it on an interval, so it may say `draining` for a while after the last run ended.
+ */
+export async function buildDrainage(client: Client, build: DeploymentBuild): Promise<BuildDrainage> {
+  const { workerDeploymentVersionInfo } = await client.workflowService.describeWorkerDeploymentVersion({
+    namespace: client.options.namespace,
+    deploymentVersion: build,
+  });
+  const status = workerDeploymentVersionInfo?.drainageInfo?.status;
+  const { VersionDrainageStatus } = temporal.api.enums.v1;
+  if (status === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINED) return 'drained';
+  if (status === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINING) return 'draining';
+  return 'unknown';
+}
+
+/** Open runs whose tasks go to `build`, counted by Temporal's `TemporalWorkerDeploymentVersion` search attribute. */
+export async function openRunsOnBuild(client: Client, build: DeploymentBuild): Promise<number> {
+  const { count } = await client.workflow.count(
+    `ExecutionStatus = 'Running' AND TemporalWorkerDeploymentVersion = '${versionKey(build)}'`,
+  );
+  return count;
+}
+
+/** A run's current build and versioning behavior; an override takes precedence over what its worker said. */
+export async function runVersioning(client: Client, workflowId: string): Promise<RunVersioning> {
+  const { workflowExecutionInfo } = await client.workflowService.describeWorkflowExecution({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+  });
+  const info = workflowExecutionInfo?.versioningInfo;
+  const override = info?.versioningOverride?.pinned?.version;
+  const version = override ?? info?.deploymentVersion;
+  const { VersioningBehavior } = temporal.api.enums.v1;
+  const ranOn = info?.deploymentVersion?.buildId;
+  return {
+    runId: workflowExecutionInfo?.execution?.runId ?? '',
+    ...(ranOn ? { ranOn } : {}),
+    ...(version?.buildId && version.deploymentName
+      ? { build: { deploymentName: version.deploymentName, buildId: version.buildId } }
+      : {}),
+    pinned: override !== undefined || info?.behavior === VersioningBehavior.VERSIONING_BEHAVIOR_PINNED,
+  };
+}
+
+/** Pins one run (by run id) to `build` with a versioning override, so its next workflow task goes there. */
+export async function pinRun(client: Client, workflowId: string, runId: string, build: DeploymentBuild): Promise<void> {
+  const { PinnedOverrideBehavior } = temporal.api.workflow.v1.VersioningOverride;
+  await client.workflowService.updateWorkflowExecutionOptions({
+    namespace: client.options.namespace,
+    workflowExecution: { workflowId, runId },
+    workflowExecutionOptions: {
+      versioningOverride: {
+        pinned: { behavior: PinnedOverrideBehavior.PINNED_OVERRIDE_BEHAVIOR_PINNED, version: build },
+      },
+    },
+    updateMask: { paths: ['versioning_override'] },
+    identity: client.options.identity ?? 'cadre',
+  });
+}
+
+/** `<deployment>:<buildId>`, the value of `TemporalWorkerDeploymentVersion`. */
+export function versionKey(build: DeploymentBuild): string {
+  return `${build.deploymentName}:${build.buildId}`;
+}
+
+/** The build to move to: `buildId` when given, else the deployment's current build (an error when it has none). */
+export async function targetBuild(client: Client, deploymentName: string, buildId?: string): Promise<DeploymentBuild> {
+  if (buildId) return { deploymentName, buildId };
+  const current = await currentBuild(client, deploymentName);
+  if (!current) {
+    throw new ConfigurationError(
+      `Deployment '${deploymentName}' has no current build. Make one current first: temporal worker deployment set-current-version --deployment-name ${deploymentName} --build-id <id>.`,
+    );
+  }
+  return current;
+}
