@@ -1,9 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { type ChatHandlerOptions, createChatHandler } from './chat-handler';
-import { toNodeListener } from './node-adapter';
+import { listenLocally, toNodeListener } from './node-adapter';
 import { buildChatPage } from './page-build';
 
 /** Settings of `startChatServer`: the handler's, plus where to listen and which page to serve. */
@@ -53,25 +52,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   });
   const port = options.port ?? Number(process.env.CADRE_CHAT_PORT || 3100);
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is in use; set CADRE_CHAT_PORT to another port for the chat page.`)
-          : error,
-      ),
-    );
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${address.port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenLocally(server, port, host, 'CADRE_CHAT_PORT', 'the chat page');
+  return { url: `http://${host}:${listening.port}/`, close: listening.close };
 }
 
 async function servePage(pageDir: string, path: string, response: ServerResponse): Promise<void> {

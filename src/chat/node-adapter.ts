@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ChatHandler } from './chat-handler';
@@ -49,4 +50,35 @@ export function toFetchRequest(request: IncomingMessage, signal: AbortSignal): R
       ? { body: Readable.toWeb(request) as unknown as ReadableStream<Uint8Array>, duplex: 'half' as const }
       : {}),
   } as RequestInit);
+}
+
+/**
+ * Listens on `host:port` and resolves with the bound port and a `close()` that drops open
+ * connections (streams, keep-alives); a port in use is refused naming `portVariable` to change it.
+ */
+export async function listenLocally(
+  server: Server,
+  port: number,
+  host: string,
+  portVariable: string,
+  what: string,
+): Promise<{ port: number; close(): Promise<void> }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is in use; set ${portVariable} to another port for ${what}.`)
+          : error,
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

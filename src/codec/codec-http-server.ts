@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { toNodeListener } from '../chat/node-adapter';
+import { listenLocally, toNodeListener } from '../chat/node-adapter';
 import { type CodecServerOptions, createCodecServer } from './codec-server';
 
 /** Settings of `startCodecServer`: the codec server's, plus where to listen. */
@@ -23,23 +22,6 @@ export async function startCodecServer(options: CodecHttpServerOptions): Promise
   const server = createServer(toNodeListener(createCodecServer(options)));
   const port = options.port ?? Number(process.env.CADRE_CODEC_PORT || 8234);
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is in use; set CADRE_CODEC_PORT to another port for the codec server.`)
-          : error,
-      ),
-    );
-    server.listen(port, host, resolve);
-  });
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${bound}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const listening = await listenLocally(server, port, host, 'CADRE_CODEC_PORT', 'the codec server');
+  return { url: `http://${host}:${listening.port}`, close: listening.close };
 }
