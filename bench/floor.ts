@@ -118,6 +118,6 @@ async function stepCpu(client: AgentClient, floor: Floor, workers: MeasuredWorke
     floorWorkerServer: [round(bare.worker / total), round(bare.server / total)],
     cadreTrials: trials.map((trial) => round(perStep(trial.cadre))),
     floorTrials: trials.map((trial) => round(perStep(trial.floor))),
-    target: 'ratio <= 1.25',
+    target: 'ratio <= 1.15',
   });
 }

@@ -99,6 +99,6 @@ export async function subagentStartCpu(client: AgentClient, floor: Floor, worker
     cadreTrials: results.map((trial) => round(total(trial.cadre))),
     floorTrials: results.map((trial) => round(total(trial.floor))),
     idleCpuPerSecond: [round(idle.worker * 1000), round(idle.server * 1000)],
-    target: 'ratio <= 1.3',
+    target: 'ratio <= 1.15',
   });
 }
