@@ -13,6 +13,7 @@ import { storeLargeParts } from './large-prompt-parts';
 import { toolResultError } from './tool-result-errors';
 import type { AwaitedToolCall, ToolResultSubmission } from '../protocol/client-tool-types';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
+import { type ForkOptions, startFork } from './run-fork';
 import {
   approvalsQuery,
   childrenQuery,
@@ -214,6 +215,19 @@ export class AgentHandle<OUTPUT = unknown> {
   /** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
   async interrupt(): Promise<void> {
     await this.handle.signal(interruptSignal);
+  }
+
+  /**
+   * Starts a new run that branches off this one at `at`: it sees this run's messages before that
+   * point by reference (nothing is copied), then `prompt`. This run is untouched; pending approvals
+   * and running subagents stay with it. A point inside an unanswered tool call is refused
+   * (`ForkInsideToolCall`, naming the nearest valid points).
+   * @example
+   * const edited = await handle.fork({ at: 'before-last-user-message', prompt: 'Make it shorter.' });
+   */
+  async fork(options: ForkOptions): Promise<AgentHandle> {
+    const workflowId = await startFork(this.client, this.workflowId, this.store, options);
+    return new AgentHandle(this.client, workflowId, this.uiBaseUrl, this.namespace, this.store);
   }
 
   /** Ends a session once its current activation settles. */
