@@ -76,6 +76,7 @@ export type {
 export type { AgentPrompt } from './client/prompt-input';
 export type { ForkMemo, ForkOptions } from './client/run-fork';
 export type { ForkAt } from './client/fork-point';
+export type { WhileRunning } from './protocol/while-running';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './protocol/token-usage';

@@ -14,6 +14,7 @@ import { toolResultError } from './tool-result-errors';
 import type { AwaitedToolCall, ToolResultSubmission } from '../protocol/client-tool-types';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
 import { type ForkOptions, startFork } from './run-fork';
+import { deliverMessage } from './message-delivery';
 import {
   approvalsQuery,
   childrenQuery,
@@ -22,7 +23,6 @@ import {
   type AgentRunResult,
   type AgentStatusReport,
   endSessionSignal,
-  sendMessageSignal,
   statusQuery,
   submitToolResultUpdate,
   type TranscriptPage,
@@ -49,16 +49,17 @@ export class AgentHandle<OUTPUT = unknown> {
   }
 
   /**
-   * Sends a user message: an idle session starts working, a busy agent reads it at its next step.
+   * Sends a user message: an idle session starts working; a busy one reads it at its next step (the default, `whileRunning: 'steer'`).
    * Takes what `start` takes as a prompt: text, content parts (images, files), a user `ModelMessage`
    * or a user `UIMessage`. As with `start`, images and files past 256 KiB of inline data go to the
-   * conversation store, and the message carries their keys through history.
+   * conversation store, and the message carries their keys through history. While a turn runs,
+   * the agent's `whileRunning` decides what happens; under `reject` this fails with `MessageRejected`.
    */
   async send(message: AgentPrompt): Promise<void> {
     const input = messageInput(message, { sizeLimit: false });
     // Large images and files go to the conversation store; the signal carries their keys.
     if (input.content) input.content = await storeLargeParts(input.content, this.store);
-    await this.handle.signal(sendMessageSignal, input);
+    await deliverMessage(this.handle, input);
   }
 
   /** Waits for the run to finish and returns its final text, stop reason, steps and usage. */
