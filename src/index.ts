@@ -74,6 +74,9 @@ export type {
   StartAgentOptions,
 } from './client/agent-client';
 export type { AgentPrompt } from './client/prompt-input';
+export type { ForkMemo, ForkOptions } from './client/run-fork';
+export type { ForkAt } from './client/fork-point';
+export type { WhileRunning } from './protocol/while-running';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './protocol/token-usage';

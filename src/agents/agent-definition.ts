@@ -17,6 +17,7 @@ import type { SubagentDefinition, SubagentSpec } from './subagent-definition';
 import type { ContextWindowSettings } from './context-window-settings';
 import type { AgentMemoryOptions } from '../memory/memory-options';
 import type { McpServerDefinition } from './mcp-servers';
+import type { WhileRunning } from '../protocol/while-running';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
@@ -201,6 +202,12 @@ export interface AgentDefinition<
    * (default) for them to settle (their notices may start more steps), or `cancel` them.
    */
   backgroundOnFinish?: 'wait' | 'cancel';
+  /**
+   * What a session does with a message sent while a turn runs: `steer` (default) joins the turn at
+   * its next model step, `queue` waits for the next turn, `interrupt` stops the turn and starts
+   * a new one, `reject` makes `send()` fail with `MessageRejected`. Task runs always steer.
+   */
+  whileRunning?: WhileRunning;
 }
 
 /**
@@ -221,6 +228,8 @@ export interface AgentSpec {
   /** The agent's subagents by tool name; absent when it has none. */
   subagents?: Record<string, SubagentSpec>;
   backgroundOnFinish?: 'wait' | 'cancel';
+  /** Absent for the default, `steer`. */
+  whileRunning?: WhileRunning;
   /** True when the serving worker found Cadre's search attributes registered in the namespace. */
   searchAttributes?: boolean;
   /** The describing worker's fingerprint of the agent's definition (see `agentFingerprint`). */

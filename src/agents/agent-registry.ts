@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors';
 import type { AgentOverrides, AgentSpec, AnyAgentDefinition } from './agent-definition';
 import type { SubagentSpec } from './subagent-definition';
 import type { ModelRegistry } from './model-registry';
+import { whileRunningOf } from './while-running-setting';
 
 const defaults = {
   maxSteps: 20,
@@ -141,6 +142,7 @@ export class AgentRegistry {
       approvalTimeout: agent.approvalTimeout,
       ...toolOptionsOf(agent),
       backgroundOnFinish: agent.backgroundOnFinish ?? 'wait',
+      ...whileRunningOf(agent),
     };
   }
 

@@ -12,6 +12,7 @@ import { buildRunsCommand, moveSessionsCommand } from './commands/deploy';
 import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
 import { transcriptCommand } from './commands/transcript';
+import { forkCommand } from './commands/fork';
 import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
@@ -193,6 +194,18 @@ export function buildProgram(printer = new Printer()): Command {
     )
     .action(async (workflowId: string, options: { json?: boolean; view: TranscriptView }) =>
       setExit(await transcriptCommand(workflowId, options.json === true, write, options.view)),
+    );
+  program
+    .command('fork')
+    .description('start a run that branches off another at a point of its conversation (the original is untouched)')
+    .argument('<workflowId>', 'the run to branch off')
+    .argument('[prompt...]', "the new run's first message after the kept messages")
+    .requiredOption(
+      '--at <point>',
+      'message index n (keeps messages 0 to n-1), step:<n> (after model step n), or last-user',
+    )
+    .action(async (workflowId: string, prompt: string[], options: { at: string }) =>
+      setExit(await forkCommand(workflowId, options.at, prompt.join(' ') || undefined, write)),
     );
   program
     .command('setup')

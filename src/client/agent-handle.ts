@@ -13,6 +13,8 @@ import { storeLargeParts } from './large-prompt-parts';
 import { toolResultError } from './tool-result-errors';
 import type { AwaitedToolCall, ToolResultSubmission } from '../protocol/client-tool-types';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
+import { type ForkOptions, startFork } from './run-fork';
+import { deliverMessage } from './message-delivery';
 import {
   approvalsQuery,
   childrenQuery,
@@ -21,7 +23,6 @@ import {
   type AgentRunResult,
   type AgentStatusReport,
   endSessionSignal,
-  sendMessageSignal,
   statusQuery,
   submitToolResultUpdate,
   type TranscriptPage,
@@ -48,16 +49,17 @@ export class AgentHandle<OUTPUT = unknown> {
   }
 
   /**
-   * Sends a user message: an idle session starts working, a busy agent reads it at its next step.
+   * Sends a user message: an idle session starts working; a busy one reads it at its next step (the default, `whileRunning: 'steer'`).
    * Takes what `start` takes as a prompt: text, content parts (images, files), a user `ModelMessage`
    * or a user `UIMessage`. As with `start`, images and files past 256 KiB of inline data go to the
-   * conversation store, and the message carries their keys through history.
+   * conversation store, and the message carries their keys through history. While a turn runs,
+   * the agent's `whileRunning` decides what happens; under `reject` this fails with `MessageRejected`.
    */
   async send(message: AgentPrompt): Promise<void> {
     const input = messageInput(message, { sizeLimit: false });
     // Large images and files go to the conversation store; the signal carries their keys.
     if (input.content) input.content = await storeLargeParts(input.content, this.store);
-    await this.handle.signal(sendMessageSignal, input);
+    await deliverMessage(this.handle, input);
   }
 
   /** Waits for the run to finish and returns its final text, stop reason, steps and usage. */
@@ -214,6 +216,19 @@ export class AgentHandle<OUTPUT = unknown> {
   /** Stops the current activation (model call, tools, subagents); a session then waits for its next message. */
   async interrupt(): Promise<void> {
     await this.handle.signal(interruptSignal);
+  }
+
+  /**
+   * Starts a new run that branches off this one at `at`: it sees this run's messages before that
+   * point by reference (nothing is copied), then `prompt`. This run is untouched; pending approvals
+   * and running subagents stay with it. A point inside an unanswered tool call is refused
+   * (`ForkInsideToolCall`, naming the nearest valid points).
+   * @example
+   * const edited = await handle.fork({ at: 'before-last-user-message', prompt: 'Make it shorter.' });
+   */
+  async fork(options: ForkOptions): Promise<AgentHandle> {
+    const workflowId = await startFork(this.client, this.workflowId, this.store, options);
+    return new AgentHandle(this.client, workflowId, this.uiBaseUrl, this.namespace, this.store);
   }
 
   /** Ends a session once its current activation settles. */

@@ -13,6 +13,8 @@ export type {
 export type { AgentPrompt } from './prompt-input';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';
+export { forkMemoKey, type ForkMemo, type ForkOptions } from './run-fork';
+export type { ForkAt } from './fork-point';
 export { AgentScheduleHandle } from './agent-schedule-handle';
 export type { AgentScheduleChanges, AgentScheduleDescription, ScheduledRun } from './agent-schedule-handle';
 export type { AgentScheduleSummary } from './agent-schedules';

@@ -101,6 +101,11 @@ export interface AgentStatusReport {
 
 /** Delivers a user message (`content` parts in place of `text` when set); a busy agent reads it at its next step, an idle session starts an activation. */
 export const sendMessageSignal = defineSignal<[{ text: string; content?: PromptPart[] }]>('sendMessage');
+/**
+ * Delivers a user message as `sendMessageSignal` does, but answers: a session whose agent has
+ * `whileRunning: 'reject'` refuses it (`MessageRejected`) while a turn runs.
+ */
+export const submitMessageUpdate = defineUpdate<void, [{ text: string; content?: PromptPart[] }]>('submitMessage');
 /** Ends a session once its current activation settles. */
 export const endSessionSignal = defineSignal('endSession');
 /** What a background or continuable subagent reports to its parent when an activation settles. */

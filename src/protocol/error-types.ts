@@ -36,6 +36,16 @@ export const errorCatalogue = {
     meaning: "One of the agent's functions (prepareStep, stopWhen, a hook) threw.",
   },
   RunNotRunning: { retryable: false, meaning: 'The run has ended, so it takes no decision or result.' },
+  // Forks and messages sent mid-turn
+  ForkPointNotFound: { retryable: false, meaning: 'A fork point the conversation does not have.' },
+  ForkInsideToolCall: {
+    retryable: false,
+    meaning: 'A fork point inside a tool call that has no result yet.',
+  },
+  MessageRejected: {
+    retryable: true,
+    meaning: "The run is in a turn and its agent's whileRunning is 'reject'.",
+  },
   // Moving sessions between builds
   InvalidBuildMove: { retryable: false, meaning: 'A holdForBuildMove request whose holdFor is not a duration.' },
   TaskRunPinned: { retryable: false, meaning: 'A task run is never moved: it finishes on the build it started on.' },

@@ -18,6 +18,13 @@ export interface ConversationRef {
   fork?: { parentId: string; length: number };
 }
 
+/** A fork's parent conversation, the workflow id it belongs to, and how many of its messages the fork starts with. */
+export interface ForkOrigin {
+  parentId: string;
+  parentWorkflowId: string;
+  length: number;
+}
+
 /** A slice of a conversation, from message index `from` (fork prefix included) to `next`. */
 export interface MessagePage {
   from: number;
@@ -71,6 +78,8 @@ export interface ConversationStore {
   readMessages(conversationId: string, range?: MessageRange): Promise<MessagePage>;
   /** The newest conversation of a workflow id (a reused id starts a new one), if any. */
   findConversation(workflowId: string): Promise<string | undefined>;
+  /** Where a fork branched off: its parent conversation, that conversation's workflow id and the prefix length; undefined otherwise. */
+  forkOrigin(conversationId: string): Promise<ForkOrigin | undefined>;
   /** Writes events under their sequence numbers; a number already written keeps its first copy. */
   appendEvents(conversationId: string, events: readonly StoredEvent[]): Promise<void>;
   /** Events with `seq >= from`, in order, at most `limit` (default 1,000). */

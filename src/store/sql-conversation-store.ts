@@ -4,6 +4,7 @@ import {
   type ConversationRef,
   type ConversationStore,
   type EventLogPage,
+  type ForkOrigin,
   type MessagePage,
   type MessageRange,
   type StoredEvent,
@@ -246,6 +247,18 @@ export class SqlConversationStore implements ConversationStore {
       [conversationId],
     );
     return rows.map((row) => JSON.parse(row.json) as ContextCompaction);
+  }
+
+  /** Where a fork branched off: its parent conversation, that conversation's workflow id and the prefix length. */
+  async forkOrigin(conversationId: string): Promise<ForkOrigin | undefined> {
+    const [row] = await this.driver.query<{ parent_id: string; workflow_id: string; fork_length: number | string }>(
+      `SELECT child.parent_id, parent.workflow_id, child.fork_length FROM cadre_conversations child
+       JOIN cadre_conversations parent ON parent.id = child.parent_id WHERE child.id = $1`,
+      [conversationId],
+    );
+    return row
+      ? { parentId: row.parent_id, parentWorkflowId: row.workflow_id, length: Number(row.fork_length) }
+      : undefined;
   }
 
   /** How many messages the conversation holds in its own rows (its fork prefix excluded): a fork copies nothing. */

@@ -51,6 +51,8 @@ export class AgentState {
     text: '',
   };
   private currentStatus: AgentStatus = 'starting';
+  /** Set by the agent's `whileRunning` (not `steer`): see {@link holdInboxMidTurn}. */
+  private holdingInbox = false;
 
   private constructor(
     identity: { workflowId: string; depth: number },
@@ -189,6 +191,11 @@ export class AgentState {
     this.counters.ended = true;
   }
 
+  /** When true, messages wait in the inbox until the next activation opens instead of joining the running one. */
+  holdInboxMidTurn(hold: boolean): void {
+    this.holdingInbox = hold;
+  }
+
   /** Queues a user message (text or parts); it enters the conversation at the next step. */
   receive(message: InboxMessage): void {
     this.inbox.push(message);
@@ -211,6 +218,7 @@ export class AgentState {
 
   /** Moves queued messages into the conversation; called before every model step. */
   drainInbox(): number {
+    if (this.holdingInbox && this.counters.activationSteps > 0) return 0;
     const count = this.inbox.length;
     for (const message of this.inbox.splice(0)) {
       this.conversation.append({ role: 'user', content: message });

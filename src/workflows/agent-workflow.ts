@@ -30,6 +30,7 @@ import {
   eventsQuery,
   interruptSignal,
   sendMessageSignal,
+  submitMessageUpdate,
   statusQuery,
   subagentSettledSignal,
 } from '../protocol/definitions';
@@ -46,6 +47,7 @@ import { ToolDispatch } from './tool-dispatch';
 import { runBuildReport } from './run-build';
 import { BuildMove } from './build-move';
 import { withScheduleContext } from './schedule-context';
+import { MessagePolicy } from './message-policy';
 import type { CadreErrorType } from '../protocol/error-types';
 
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
@@ -89,13 +91,18 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
   let activation: CancellationScope | undefined;
   let interruptRequested = false;
   let loop: AgentLoop | undefined;
-  setHandler(sendMessageSignal, ({ text, content }) => state.receive(content ?? text));
-  setHandler(endSessionSignal, () => state.end());
-  setHandler(interruptSignal, () => {
+  const interrupt = () => {
     if (!activation) return;
     interruptRequested = true;
     activation.cancel();
+  };
+  const messages = new MessagePolicy(state, interrupt);
+  setHandler(sendMessageSignal, ({ text, content }) => messages.receive(content ?? text));
+  setHandler(submitMessageUpdate, ({ text, content }) => messages.receive(content ?? text), {
+    validator: (message) => messages.validate(message),
   });
+  setHandler(endSessionSignal, () => state.end());
+  setHandler(interruptSignal, interrupt);
   setHandler(statusQuery, () => ({ ...statusReport(input, state), ...runBuildReport(described) }));
   setHandler(eventsQuery, (args) => state.events.page(args?.from));
   setHandler(childrenQuery, () => state.children);
@@ -132,6 +139,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     described = spec;
     parts.spec = spec;
     status.useSpec(spec);
+    messages.useSpec(spec, input.mode);
     const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
     const tools = new ToolDispatch(
       input,

@@ -203,6 +203,21 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       expect(await store.countOwnMessages(middle)).toBe(3);
     });
 
+    test("names a fork's origin: the parent conversation, its workflow id and the prefix length", async () => {
+      const parentWorkflow = freshId('workflow');
+      const parent = freshId('parent');
+      await store.ensureConversation({ id: parent, workflowId: parentWorkflow });
+      const child = freshId('child');
+      await store.ensureConversation({
+        id: child,
+        workflowId: freshId('workflow'),
+        fork: { parentId: parent, length: 0 },
+      });
+      expect(await store.forkOrigin(child)).toEqual({ parentId: parent, parentWorkflowId: parentWorkflow, length: 0 });
+      expect(await store.forkOrigin(parent)).toBeUndefined();
+      expect(await store.forkOrigin(freshId('unknown'))).toBeUndefined();
+    });
+
     test('finds the newest conversation of a workflow id', async () => {
       const workflowId = freshId('reused-workflow');
       expect(await store.findConversation(workflowId)).toBeUndefined();

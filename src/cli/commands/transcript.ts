@@ -31,13 +31,42 @@ export async function transcriptCommand(
       };
       for await (const message of modelViewMessages(store, conversationId, header)) print(message);
     } else if (conversationId) {
-      for await (const message of storedMessages(store, conversationId)) print(message);
+      const branches = await forkBranches(store, conversationId, workflowId);
+      for await (const message of storedMessages(store, conversationId)) {
+        const branch = branches.get(index);
+        if (branch && !json) write(branch);
+        print(message);
+      }
+      const atEnd = branches.get(index);
+      if (atEnd && !json) write(atEnd);
     }
   } finally {
     await store.close();
   }
   if (index === 0) write(`The conversation of ${workflowId} has no messages yet.`);
   return 0;
+}
+
+/**
+ * The lines that say where the conversation branched, by the index they go before: a fork (of a
+ * fork, ...) reads its first messages from the run it branched off.
+ */
+async function forkBranches(
+  store: ConversationStore,
+  conversationId: string,
+  workflowId: string,
+): Promise<Map<number, string>> {
+  const branches = new Map<number, string>();
+  let child = { id: conversationId, workflowId };
+  for (let origin = await store.forkOrigin(child.id); origin; origin = await store.forkOrigin(child.id)) {
+    if (!branches.has(origin.length))
+      branches.set(
+        origin.length,
+        `--- ${child.workflowId} branched off ${origin.parentWorkflowId} here: messages before [${origin.length}] are ${origin.parentWorkflowId}'s ---`,
+      );
+    child = { id: origin.parentId, workflowId: origin.parentWorkflowId };
+  }
+  return branches;
 }
 
 /** Every message of the model's view, page by page; `onFirstPage` sees the first page (its `compactedBefore`). */
