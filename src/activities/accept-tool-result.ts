@@ -18,7 +18,8 @@ export function createAcceptToolResult(deps: ActivityDependencies) {
     const { conversation } = args;
     const key = toolOutputKey(args.toolCallId);
     const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
-    if (recorded) return { accepted: { stored: summarizeOutput(recorded.output) } };
+    if (recorded)
+      return { accepted: { stored: summarizeOutput(recorded.output, { conversationId: conversation.id, key }) } };
     const agent = deps.agents.get(args.agent);
     const tool = agent.tools?.[args.toolName] as Tool | undefined;
     if (!tool || typeof tool.execute === 'function') {
@@ -49,7 +50,7 @@ export function createAcceptToolResult(deps: ActivityDependencies) {
       maxBytes: agent.maxToolOutputBytes ?? defaultMaxToolOutputBytes,
     });
     const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output: limited });
-    return { accepted: { stored: summarizeOutput(stored.output) } };
+    return { accepted: { stored: summarizeOutput(stored.output, { conversationId: conversation.id, key }) } };
   };
 }
 

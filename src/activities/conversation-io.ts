@@ -237,12 +237,19 @@ export class ConversationIo {
   }
 }
 
-/** Kind, size and a preview of a tool output, for the workflow's history and Temporal UI. */
-export function summarizeOutput(output: ToolResultPart['output']): StoredOutputSummary {
+/**
+ * Kind, size and a preview of a tool output, for the workflow's history and Temporal UI, with the
+ * record's place (`ref`) so a codec server reading the store can show the whole output.
+ */
+export function summarizeOutput(
+  output: ToolResultPart['output'],
+  ref?: { conversationId: string; key: string },
+): StoredOutputSummary {
   return {
     outputType: output.type,
     bytes: Buffer.byteLength(JSON.stringify(output)),
     preview: previewValue(outputText(output)),
+    ...ref,
   };
 }
 

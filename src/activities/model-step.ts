@@ -210,7 +210,7 @@ async function summaryOf(
   recorded: RunModelStepResult,
   key: string,
 ): Promise<RunModelStepResult> {
-  const summary = withoutAssistant(recorded, key);
+  const summary = { ...withoutAssistant(recorded, key), conversationId: args.conversation.id };
   const last = recorded.toolCalls.length === 0 && recorded.rejectedCalls.length === 0;
   if (!args.runEnd || !last || !recorded.assistant) return summary;
   await deps.conversations.writeRunEnd(args.conversation, args.runEnd, {

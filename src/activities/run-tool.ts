@@ -42,7 +42,7 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   const { conversation } = args;
   const key = toolOutputKey(args.toolCallId);
   const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
-  if (recorded) return { stored: summarizeOutput(recorded.output) };
+  if (recorded) return { stored: summarizeOutput(recorded.output, { conversationId: conversation.id, key }) };
   const definition = deps.agents.get(args.agent);
   // The tools prepareCall chose for this run: it runs again here, with the run's call options and runtime context.
   const settings = await resolveCallSettings(definition, args);
@@ -69,7 +69,7 @@ async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, con
   }
   const record = async (output: ToolResultPart['output']): Promise<RunToolResult> => {
     const stored = await deps.conversations.put<StoredToolOutput>(conversation, key, { output });
-    return { stored: summarizeOutput(stored.output) };
+    return { stored: summarizeOutput(stored.output, { conversationId: conversation.id, key }) };
   };
   // Outside the try below: a failed read retries the activity instead of telling the model the tool failed.
   // Only a revalidated call whose policy is a function, or an `execute` that declares options, reads the conversation.

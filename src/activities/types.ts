@@ -90,6 +90,8 @@ export interface RunModelStepResult {
   assistant?: AssistantModelMessage;
   /** Store key of the assistant message. */
   assistantKey?: string;
+  /** The conversation holding `assistantKey`, so a codec server reading the store can show the message. */
+  conversationId?: string;
   /** Every tool call of the assistant message in order, rejected ones included (set when the AI SDK rejected some). */
   calls?: Array<{ toolCallId: string; toolName: string }>;
   toolCalls: ModelToolCall[];

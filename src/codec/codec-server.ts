@@ -1,6 +1,8 @@
 import type { Payload } from '@temporalio/common';
 import { EncryptionCodec, encryptedEncoding } from './encryption-codec';
 import type { PayloadKeysInput } from './payload-keys';
+import type { ConversationStore } from '../store/conversation-store';
+import { withStoredContent } from './store-references';
 
 /** Who calls the codec server, as `authorize` establishes it (the chat handler's `ChatUser` fits). */
 export interface CodecUser {
@@ -23,6 +25,11 @@ export interface CodecServerOptions {
   allowedOrigins?: readonly string[];
   /** Largest request body. Default 8 MB. */
   maxBodyBytes?: number;
+  /**
+   * The conversation store: decoded payloads that refer to stored content (a model step's
+   * assistant message, a stored tool output) get it added, whole and decrypted, for Temporal UI.
+   */
+  store?: ConversationStore;
 }
 
 /** A Fetch API handler for `POST /encode` and `POST /decode` (under any prefix), with CORS preflight. */
@@ -72,7 +79,7 @@ export function createCodecServer(options: CodecServerOptions): CodecServer {
       return reply(400, { error: `The body is not { "payloads": [...] }: ${(error as Error).message}.` });
     }
     try {
-      const result =
+      let result =
         action === 'encode'
           ? await codec.encode(payloads)
           : await Promise.all(
@@ -80,6 +87,7 @@ export function createCodecServer(options: CodecServerOptions): CodecServer {
                 isEncrypted(payload) ? ((await codec.decode([payload]))[0] as Payload) : payload,
               ),
             );
+      if (action === 'decode' && options.store) result = await withStoredContent(result, options.store);
       return reply(200, { payloads: result.map(toJson) });
     } catch (error) {
       // The codec's errors name key ids only, never content.

@@ -101,6 +101,10 @@ export const errorCatalogue = {
   PayloadKeyMissing: { retryable: true, meaning: 'A payload is encrypted with a key this process does not have.' },
   PayloadNotEncrypted: { retryable: false, meaning: 'A payload arrived unencrypted where payload keys are set.' },
   PayloadDecryptionFailed: { retryable: false, meaning: 'A payload failed authentication under its key.' },
+  // Store encryption at rest
+  StoreKeyMissing: { retryable: true, meaning: 'A stored value is encrypted with a key this process does not have.' },
+  StoreValueNotEncrypted: { retryable: false, meaning: 'A stored value is in clear where payload keys are set.' },
+  StoreDecryptionFailed: { retryable: false, meaning: 'A stored value failed authentication under its key.' },
 } as const satisfies Record<string, { retryable: boolean; meaning: string }>;
 
 /** One of Cadre's error types. */

@@ -27,4 +27,7 @@ export interface StoredOutputSummary {
   outputType: string;
   bytes: number;
   preview: string;
+  /** Where the whole output is, so a codec server with the store can show it: the conversation and record key. */
+  conversationId?: string;
+  key?: string;
 }

@@ -13,6 +13,7 @@ export { SqlConversationStore, defaultEventPageSize } from './sql-conversation-s
 export { SqliteConversationStore, sqliteBusyTimeoutMs } from './sqlite-store';
 export { PostgresConversationStore, isConnectionFailure, type PostgresStoreOptions } from './postgres-store';
 export { StoreConsistencyError, StoreUnavailableError } from './store-errors';
+export { StoreCipher, StoreDecryptionError, sealedPrefix, type StoreKeysOption } from './store-cipher';
 export { migrate, schemaMigrations, type SchemaMigration } from './migrations';
 export type { SqlDialect, SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 export { storedMessages } from './stored-messages';

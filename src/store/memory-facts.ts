@@ -1,4 +1,5 @@
 import type { SqlDriver } from './sql-driver';
+import { StoreCipher } from './store-cipher';
 
 /** A remembered fact: what the agent saved, in its scope. */
 export interface MemoryFact {
@@ -34,18 +35,24 @@ export function searchWords(query: string): string[] {
   return [...new Set(words.filter((word) => !stopWords.has(word)))].slice(0, 32);
 }
 
-/** {@link MemoryFacts} over a SQL driver. */
+/**
+ * {@link MemoryFacts} over a SQL driver. With `cipher`'s keys, texts are encrypted and no search
+ * index is written (it would hold the words in clear): search decrypts the scope's facts and ranks them.
+ */
 export class SqlMemoryFacts implements MemoryFacts {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly cipher: StoreCipher = new StoreCipher(),
+  ) {}
 
   async add(scope: string, id: string, text: string): Promise<boolean> {
     return await this.driver.transaction(async (tx) => {
       const inserted = await tx.query(
         'INSERT INTO cadre_memory_facts (scope, fact_id, text) VALUES ($1, $2, $3) ON CONFLICT (scope, fact_id) DO NOTHING RETURNING fact_id',
-        [scope, id, text],
+        [scope, id, this.cipher.seal(text, factContext(scope, id))],
       );
       if (inserted.length === 0) return false;
-      if (this.driver.dialect === 'sqlite') {
+      if (this.driver.dialect === 'sqlite' && !this.cipher.enabled) {
         await tx.query('INSERT INTO cadre_memory_facts_index (scope, fact_id, text) VALUES ($1, $2, $3)', [
           scope,
           id,
@@ -59,6 +66,7 @@ export class SqlMemoryFacts implements MemoryFacts {
   async search(scope: string, query: string, limit = 5): Promise<MemoryFact[]> {
     const words = searchWords(query);
     if (words.length === 0) return [];
+    if (this.cipher.enabled) return rankFacts(await this.list(scope), words, limit);
     const rows =
       this.driver.dialect === 'sqlite'
         ? await this.driver.query<{ fact_id: string; text: string }>(
@@ -79,7 +87,7 @@ export class SqlMemoryFacts implements MemoryFacts {
       'SELECT fact_id, text FROM cadre_memory_facts WHERE scope = $1 ORDER BY created_at, fact_id',
       [scope],
     );
-    return rows.map((row) => ({ id: row.fact_id, text: row.text }));
+    return rows.map((row) => ({ id: row.fact_id, text: this.cipher.open(row.text, factContext(scope, row.fact_id)) }));
   }
 
   async remove(scope: string, id: string): Promise<boolean> {
@@ -94,4 +102,25 @@ export class SqlMemoryFacts implements MemoryFacts {
       return removed.length > 0;
     });
   }
+}
+
+const factContext = (scope: string, id: string) => `cadre_memory_facts/${scope}/${id}`;
+
+/**
+ * The facts that contain any of `words` (as word prefixes, like the indexes' stemming), most
+ * matched words first, then newest first: the search over encrypted facts, after decryption.
+ */
+export function rankFacts(facts: readonly MemoryFact[], words: readonly string[], limit: number): MemoryFact[] {
+  const scored = facts.map((fact, order) => {
+    const factWords = fact.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const score = words.filter((word) =>
+      factWords.some((each) => each.startsWith(word) || (each.length >= 3 && word.startsWith(each))),
+    ).length;
+    return { fact, score, order };
+  });
+  return scored
+    .filter((each) => each.score > 0)
+    .sort((a, b) => b.score - a.score || b.order - a.order)
+    .slice(0, limit)
+    .map((each) => each.fact);
 }

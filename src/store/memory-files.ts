@@ -1,4 +1,5 @@
 import type { SqlDriver, SqlExecutor } from './sql-driver';
+import { StoreCipher } from './store-cipher';
 
 /** A memory file's place and size, as listings show it. */
 export interface MemoryFileInfo {
@@ -39,16 +40,19 @@ export interface MemoryFiles {
   remove(scope: string, path: string): Promise<boolean>;
 }
 
-/** {@link MemoryFiles} over a SQL driver (SQLite or PostgreSQL). */
+/** {@link MemoryFiles} over a SQL driver (SQLite or PostgreSQL); contents and results encrypted by `cipher`'s keys. */
 export class SqlMemoryFiles implements MemoryFiles {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly cipher: StoreCipher = new StoreCipher(),
+  ) {}
 
   async list(scope: string, prefix?: string): Promise<MemoryFileInfo[]> {
-    return await view(this.driver, scope).list(prefix);
+    return await view(this.driver, scope, this.cipher).list(prefix);
   }
 
   async read(scope: string, path: string): Promise<string | undefined> {
-    return await view(this.driver, scope).read(path);
+    return await view(this.driver, scope, this.cipher).read(path);
   }
 
   async mutate(
@@ -63,30 +67,32 @@ export class SqlMemoryFiles implements MemoryFiles {
         'SELECT result FROM cadre_memory_mutations WHERE scope = $1 AND mutation_id = $2',
         [scope, mutationId],
       );
-      if (done[0]) return done[0].result;
-      const result = await change(view(tx, scope));
+      const context = `cadre_memory_mutations/${scope}/${mutationId}`;
+      if (done[0]) return this.cipher.open(done[0].result, context);
+      const result = await change(view(tx, scope, this.cipher));
       await tx.query('INSERT INTO cadre_memory_mutations (scope, mutation_id, result) VALUES ($1, $2, $3)', [
         scope,
         mutationId,
-        result,
+        this.cipher.seal(result, context),
       ]);
       return result;
     });
   }
 
   async write(scope: string, path: string, content: string): Promise<void> {
-    await view(this.driver, scope).write(path, content);
+    await view(this.driver, scope, this.cipher).write(path, content);
   }
 
   async remove(scope: string, path: string): Promise<boolean> {
-    const files = view(this.driver, scope);
+    const files = view(this.driver, scope, this.cipher);
     if ((await files.read(path)) === undefined) return false;
     await files.remove(path);
     return true;
   }
 }
 
-function view(executor: SqlExecutor, scope: string): MemoryFilesView {
+function view(executor: SqlExecutor, scope: string, cipher: StoreCipher): MemoryFilesView {
+  const context = (path: string) => `cadre_memory_files/${scope}/${path}`;
   return {
     async list(prefix = '') {
       const rows = await executor.query<{ path: string; bytes: number | string }>(
@@ -100,13 +106,13 @@ function view(executor: SqlExecutor, scope: string): MemoryFilesView {
         'SELECT content FROM cadre_memory_files WHERE scope = $1 AND path = $2',
         [scope, path],
       );
-      return rows[0]?.content;
+      return rows[0] ? cipher.open(rows[0].content, context(path)) : undefined;
     },
     async write(path, content) {
       await executor.query(
         `INSERT INTO cadre_memory_files (scope, path, content, bytes) VALUES ($1, $2, $3, $4)
          ON CONFLICT (scope, path) DO UPDATE SET content = excluded.content, bytes = excluded.bytes`,
-        [scope, path, content, Buffer.byteLength(content)],
+        [scope, path, cipher.seal(content, context(path)), Buffer.byteLength(content)],
       );
     },
     async remove(path) {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { CadreError } from '../errors';
 import { migrate } from './migrations';
 import { SqlConversationStore } from './sql-conversation-store';
+import { StoreCipher, type StoreKeysOption } from './store-cipher';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
 import { describeStoreUrl } from './store-url';
@@ -12,6 +13,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** How long to wait for a connection before StoreUnavailableError; default 10,000 ms. */
   connectTimeoutMs?: number;
+  /** Keys encrypting content at rest; default `CADRE_PAYLOAD_KEYS`, and `null` keeps it in clear. */
+  payloadKeys?: StoreKeysOption;
 }
 
 /** Socket errors meaning the server cannot be reached. */
@@ -58,12 +61,13 @@ export function isConnectionFailure(error: unknown): boolean {
  * @example const store = await PostgresConversationStore.open('postgres://cadre:secret@localhost:5432/cadre');
  */
 export class PostgresConversationStore extends SqlConversationStore {
-  private constructor(driver: PostgresDriver) {
-    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE');
+  private constructor(driver: PostgresDriver, cipher: StoreCipher) {
+    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE', cipher);
   }
 
   /** Connects to `connectionString` and applies missing migrations; throws StoreUnavailableError when unreachable. */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresConversationStore> {
+    const cipher = StoreCipher.from(options.payloadKeys);
     const driver = new PostgresDriver(connectionString, options);
     try {
       await migrate(driver);
@@ -71,7 +75,7 @@ export class PostgresConversationStore extends SqlConversationStore {
       await driver.close();
       throw error;
     }
-    return new PostgresConversationStore(driver);
+    return new PostgresConversationStore(driver, cipher);
   }
 }
 

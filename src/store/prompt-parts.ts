@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SqlDriver } from './sql-driver';
+import { StoreCipher } from './store-cipher';
 
 /**
  * The inline data of large prompt parts (images and files), kept out of workflow history: the client
@@ -18,21 +19,24 @@ export function promptPartKey(data: string): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
 }
 
-/** {@link PromptParts} over a SQL driver (table `cadre_prompt_parts`). */
+/** {@link PromptParts} over a SQL driver (table `cadre_prompt_parts`); data encrypted by `cipher`'s keys. */
 export class SqlPromptParts implements PromptParts {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly cipher: StoreCipher = new StoreCipher(),
+  ) {}
 
   async put(data: string): Promise<string> {
     const key = promptPartKey(data);
     await this.driver.query(
       'INSERT INTO cadre_prompt_parts (id, bytes, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
-      [key, data.length, data],
+      [key, data.length, this.cipher.seal(data, `cadre_prompt_parts/${key}`)],
     );
     return key;
   }
 
   async get(key: string): Promise<string | undefined> {
     const rows = await this.driver.query<{ data: string }>('SELECT data FROM cadre_prompt_parts WHERE id = $1', [key]);
-    return rows[0]?.data;
+    return rows[0] ? this.cipher.open(rows[0].data, `cadre_prompt_parts/${key}`) : undefined;
   }
 }

@@ -14,6 +14,7 @@ import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import { type PromptParts, SqlPromptParts } from './prompt-parts';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
+import { StoreCipher } from './store-cipher';
 import { StoreConsistencyError } from './store-errors';
 
 /** Number of events one `readEvents` call returns unless told otherwise. */
@@ -41,7 +42,8 @@ interface ChainLink {
 /**
  * The {@link ConversationStore} over any {@link SqlDriver}: the same statements on SQLite and
  * PostgreSQL, so both stores behave identically. Values are stored as JSON text, so binary parts
- * (Uint8Array) of messages survive only as JSON objects of their bytes.
+ * (Uint8Array) of messages survive only as JSON objects of their bytes. With a {@link StoreCipher}
+ * holding keys, every content column is encrypted; ids, indexes, lengths and timestamps stay clear.
  */
 export class SqlConversationStore implements ConversationStore {
   /** Agents' memory files, in the same database. */
@@ -57,10 +59,17 @@ export class SqlConversationStore implements ConversationStore {
     private readonly nextConversationOrder: string,
     /** Appended to the SELECT of the conversation row in `appendMessages` to serialize appends (PostgreSQL: FOR UPDATE). */
     private readonly rowLockClause = '',
+    /** Encrypts content columns at rest; passes them through when it has no keys. */
+    protected readonly cipher: StoreCipher = new StoreCipher(),
   ) {
-    this.memory = new SqlMemoryFiles(driver);
-    this.memoryFacts = new SqlMemoryFacts(driver);
-    this.promptParts = new SqlPromptParts(driver);
+    this.memory = new SqlMemoryFiles(driver, cipher);
+    this.memoryFacts = new SqlMemoryFacts(driver, cipher);
+    this.promptParts = new SqlPromptParts(driver, cipher);
+  }
+
+  /** Whether content columns are encrypted at rest. */
+  get encrypted(): boolean {
+    return this.cipher.enabled;
   }
 
   /** The store's address with any password hidden. */
@@ -108,7 +117,8 @@ export class SqlConversationStore implements ConversationStore {
         const index = from + offset;
         if (index < length) return;
         const json = JSON.stringify(message);
-        rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), json]);
+        const sealed = this.cipher.seal(json, messageContext(conversationId, index));
+        rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), sealed]);
       });
       await insertRows(
         tx,
@@ -134,8 +144,8 @@ export class SqlConversationStore implements ConversationStore {
       const start = Math.max(from + messages.length, link.start);
       const end = Math.min(to, link.end);
       if (start >= end) continue;
-      const rows = await this.driver.query<{ bytes: number | string; json: string }>(
-        `SELECT m.bytes, m.json FROM cadre_messages m
+      const rows = await this.driver.query<{ idx: number | string; bytes: number | string; json: string }>(
+        `SELECT m.idx, m.bytes, m.json FROM cadre_messages m
          JOIN (SELECT idx, SUM(bytes) OVER (ORDER BY idx) - bytes AS before
                FROM cadre_messages WHERE conversation_id = $1 AND idx >= $2 AND idx < $3) w ON w.idx = m.idx
          WHERE m.conversation_id = $1 AND w.before <= $4 ORDER BY m.idx`,
@@ -145,7 +155,7 @@ export class SqlConversationStore implements ConversationStore {
         const bytes = Number(row.bytes);
         if (messages.length > 0 && usedBytes + bytes > maxBytes)
           return { from, next: from + messages.length, total, messages };
-        messages.push(JSON.parse(row.json) as ModelMessage);
+        messages.push(JSON.parse(this.cipher.open(row.json, messageContext(link.id, Number(row.idx)))) as ModelMessage);
         usedBytes += bytes;
       }
       if (rows.length < end - start) break; // budget spent (or rows missing): stop rather than skip indexes
@@ -170,7 +180,7 @@ export class SqlConversationStore implements ConversationStore {
       .sort((a, b) => a.seq - b.seq)
       .map(({ seq, event }): SqlValue[] => {
         requireIndex(seq, `event sequence number in conversation '${conversationId}'`);
-        return [conversationId, seq, toJson(event)];
+        return [conversationId, seq, this.cipher.seal(toJson(event), eventContext(conversationId, seq))];
       });
     const insert = (executor: SqlExecutor) =>
       insertRows(executor, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)');
@@ -185,7 +195,10 @@ export class SqlConversationStore implements ConversationStore {
       'SELECT seq, json FROM cadre_events WHERE conversation_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
       [conversationId, from, pageSize],
     );
-    const events = rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.json) as unknown }));
+    const events = rows.map((row) => {
+      const seq = Number(row.seq);
+      return { seq, event: JSON.parse(this.cipher.open(row.json, eventContext(conversationId, seq))) as unknown };
+    });
     const last = events.at(-1);
     return { events, next: last ? last.seq + 1 : from };
   }
@@ -195,7 +208,7 @@ export class SqlConversationStore implements ConversationStore {
     const json = toJson(value);
     const inserted = await this.driver.query<{ key: string }>(
       'INSERT INTO cadre_records (conversation_id, key, json) VALUES ($1, $2, $3) ON CONFLICT (conversation_id, key) DO NOTHING RETURNING key',
-      [conversationId, key, json],
+      [conversationId, key, this.cipher.seal(json, recordContext(conversationId, key))],
     );
     // Written now: the stored value is this one, as JSON gives it back. Else the first copy wins.
     return inserted.length > 0 ? (JSON.parse(json) as unknown) : this.getRecord(conversationId, key);
@@ -207,7 +220,7 @@ export class SqlConversationStore implements ConversationStore {
       'SELECT json FROM cadre_records WHERE conversation_id = $1 AND key = $2',
       [conversationId, key],
     );
-    return row ? (JSON.parse(row.json) as unknown) : undefined;
+    return row ? (JSON.parse(this.cipher.open(row.json, recordContext(conversationId, key))) as unknown) : undefined;
   }
 
   /** Records a compaction once per end index; returns the one stored first. */
@@ -221,7 +234,12 @@ export class SqlConversationStore implements ConversationStore {
     }
     await this.driver.query(
       'INSERT INTO cadre_compactions (conversation_id, end_idx, start_idx, json) VALUES ($1, $2, $3, $4) ON CONFLICT (conversation_id, end_idx) DO NOTHING',
-      [conversationId, compaction.end, compaction.start, toJson(compaction)],
+      [
+        conversationId,
+        compaction.end,
+        compaction.start,
+        this.cipher.seal(toJson(compaction), compactionContext(conversationId, compaction.end)),
+      ],
     );
     const stored = await this.readCompaction(conversationId, compaction.end);
     if (!stored) throw new StoreConsistencyError(`The compaction of conversation '${conversationId}' was not stored.`);
@@ -233,20 +251,20 @@ export class SqlConversationStore implements ConversationStore {
     conversationId: string,
     atMost = Number.MAX_SAFE_INTEGER,
   ): Promise<ContextCompaction | undefined> {
-    const [row] = await this.driver.query<{ json: string }>(
-      'SELECT json FROM cadre_compactions WHERE conversation_id = $1 AND end_idx <= $2 ORDER BY end_idx DESC LIMIT 1',
+    const [row] = await this.driver.query<{ end_idx: number | string; json: string }>(
+      'SELECT end_idx, json FROM cadre_compactions WHERE conversation_id = $1 AND end_idx <= $2 ORDER BY end_idx DESC LIMIT 1',
       [conversationId, Math.min(atMost, 2_147_483_647)],
     );
-    return row ? (JSON.parse(row.json) as ContextCompaction) : undefined;
+    return row ? this.compactionOf(conversationId, row) : undefined;
   }
 
   /** Every compaction of the conversation, oldest first. */
   async listCompactions(conversationId: string): Promise<ContextCompaction[]> {
-    const rows = await this.driver.query<{ json: string }>(
-      'SELECT json FROM cadre_compactions WHERE conversation_id = $1 ORDER BY end_idx',
+    const rows = await this.driver.query<{ end_idx: number | string; json: string }>(
+      'SELECT end_idx, json FROM cadre_compactions WHERE conversation_id = $1 ORDER BY end_idx',
       [conversationId],
     );
-    return rows.map((row) => JSON.parse(row.json) as ContextCompaction);
+    return rows.map((row) => this.compactionOf(conversationId, row));
   }
 
   /** Where a fork branched off: its parent conversation, that conversation's workflow id and the prefix length. */
@@ -273,6 +291,12 @@ export class SqlConversationStore implements ConversationStore {
   /** Closes connections; the store cannot be used afterwards. */
   async close(): Promise<void> {
     await this.driver.close();
+  }
+
+  private compactionOf(conversationId: string, row: { end_idx: number | string; json: string }): ContextCompaction {
+    return JSON.parse(
+      this.cipher.open(row.json, compactionContext(conversationId, Number(row.end_idx))),
+    ) as ContextCompaction;
   }
 
   private async conversationRow(executor: SqlExecutor, id: string): Promise<ConversationRow | undefined> {
@@ -310,6 +334,12 @@ export class SqlConversationStore implements ConversationStore {
 function conversationLength(row: ConversationRow): number {
   return row.last_idx === null ? Number(row.fork_length) : Math.max(Number(row.fork_length), Number(row.last_idx) + 1);
 }
+
+// What each encrypted value is bound to: a ciphertext moved to another row fails authentication.
+const messageContext = (conversationId: string, index: number) => `cadre_messages/${conversationId}/${index}`;
+const eventContext = (conversationId: string, seq: number) => `cadre_events/${conversationId}/${seq}`;
+const recordContext = (conversationId: string, key: string) => `cadre_records/${conversationId}/${key}`;
+const compactionContext = (conversationId: string, end: number) => `cadre_compactions/${conversationId}/${end}`;
 
 function requireIndex(value: number, what: string): void {
   if (!Number.isSafeInteger(value) || value < 0) {

@@ -5,6 +5,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { ConfigurationError } from '../errors';
 import { migrate } from './migrations';
 import { SqlConversationStore } from './sql-conversation-store';
+import { StoreCipher, type StoreKeysOption } from './store-cipher';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
 
@@ -20,13 +21,17 @@ const sqliteBusy = 5;
  * @example const store = await SqliteConversationStore.open('.cadre/data/cadre.db');
  */
 export class SqliteConversationStore extends SqlConversationStore {
-  private constructor(driver: SqliteDriver) {
+  private constructor(driver: SqliteDriver, cipher: StoreCipher) {
     // A single INSERT statement holds SQLite's write lock, so MAX + 1 cannot race.
-    super(driver, '(SELECT COALESCE(MAX(created_order), 0) + 1 FROM cadre_conversations)');
+    super(driver, '(SELECT COALESCE(MAX(created_order), 0) + 1 FROM cadre_conversations)', '', cipher);
   }
 
-  /** Opens (creating the file and its folder if needed) and migrates the database at `file`, or `:memory:`. */
-  static async open(file: string): Promise<SqliteConversationStore> {
+  /**
+   * Opens (creating the file and its folder if needed) and migrates the database at `file`, or `:memory:`.
+   * Content is encrypted at rest with `options.payloadKeys`, else `CADRE_PAYLOAD_KEYS`; `null` keeps it in clear.
+   */
+  static async open(file: string, options: { payloadKeys?: StoreKeysOption } = {}): Promise<SqliteConversationStore> {
+    const cipher = StoreCipher.from(options.payloadKeys);
     const driver = SqliteDriver.open(file);
     try {
       await migrate(driver);
@@ -34,7 +39,7 @@ export class SqliteConversationStore extends SqlConversationStore {
       await driver.close();
       throw error;
     }
-    return new SqliteConversationStore(driver);
+    return new SqliteConversationStore(driver, cipher);
   }
 }
 

@@ -34,7 +34,8 @@ export interface AgentTestEnvironmentOptions extends Pick<
   store?: ConversationStore | string;
   /**
    * Encrypt every payload, as `CADRE_PAYLOAD_KEYS` does in production (`id:base64key,...` or parsed
-   * keys, the first encrypting). The worker and `client` share them; the environment's keys are never read.
+   * keys, the first encrypting). The worker and `client` share them, and the store the kit opens
+   * encrypts its content at rest with them; the environment's keys are never read.
    */
   payloadKeys?: PayloadKeysInput;
 }

@@ -45,7 +45,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
     const dataConverter: DataConverter = options.payloadKeys ? encryptedDataConverter(options.payloadKeys) : {};
     const { env, searchAttributes } = await startServer(options, timeSkipping, cleanups, dataConverter);
     const store: ConversationStore =
-      typeof options.store === 'object' ? options.store : await openStore(options.store ?? 'sqlite::memory:');
+      typeof options.store === 'object' ? options.store : await openStore(options.store ?? 'sqlite::memory:', { payloadKeys: options.payloadKeys ?? null });
     if (typeof options.store !== 'object') cleanups.push(() => store.close());
     const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
     const worker = await createAgentWorker({
