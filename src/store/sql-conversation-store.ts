@@ -13,6 +13,7 @@ import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import { type PromptParts, SqlPromptParts } from './prompt-parts';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
+import { type UsageLedger, SqlUsageLedger } from './usage-ledger';
 import { StoreConsistencyError } from './store-errors';
 
 /** Number of events one `readEvents` call returns unless told otherwise. */
@@ -49,6 +50,8 @@ export class SqlConversationStore implements ConversationStore {
   readonly memoryFacts: MemoryFacts;
   /** Large prompt parts by content hash, in the same database. */
   readonly promptParts: PromptParts;
+  /** The usage of every recorded model step, in the same database. */
+  readonly usage: UsageLedger;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -60,6 +63,7 @@ export class SqlConversationStore implements ConversationStore {
     this.memory = new SqlMemoryFiles(driver);
     this.memoryFacts = new SqlMemoryFacts(driver);
     this.promptParts = new SqlPromptParts(driver);
+    this.usage = new SqlUsageLedger(driver);
   }
 
   /** The store's address with any password hidden. */
