@@ -80,6 +80,8 @@ export type { WhileRunning } from './protocol/while-running';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
 export type { TokenUsage } from './protocol/token-usage';
+export type { AgentBudget, ModelPricing, Pricing, TreeUsage, UsageTotals } from './protocol/usage';
+export { treeUsageOf } from './protocol/usage';
 export type { ContextWindowSettings } from './agents/context-window-settings';
 export {
   estimateTokens,

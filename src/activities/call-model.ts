@@ -18,7 +18,8 @@ export interface ModelCallOutcome {
   toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown; invalid?: boolean }>;
   text: string;
   finishReason: string;
-  usage: { inputTokens?: number; outputTokens?: number };
+  /** `cachedInputTokens` (part of `inputTokens`) is set when the provider reports cache reads. */
+  usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
   /** What the agent's `prepareStep` chose for the call; recorded with the response so a retry reuses it. */
   prepared?: PreparedStepSummary;
 }
@@ -93,12 +94,18 @@ function summary(result: {
   toolCalls: ModelCallOutcome['toolCalls'];
   text: string;
   finishReason: string;
-  usage: { inputTokens?: number; outputTokens?: number };
+  usage: { inputTokens?: number; outputTokens?: number; inputTokenDetails?: { cacheReadTokens?: number } };
 }): Omit<ModelCallOutcome, 'responseMessages'> {
   return {
     toolCalls: result.toolCalls,
     text: result.text,
     finishReason: result.finishReason,
-    usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+    usage: {
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      ...(result.usage.inputTokenDetails?.cacheReadTokens !== undefined
+        ? { cachedInputTokens: result.usage.inputTokenDetails.cacheReadTokens }
+        : {}),
+    },
   };
 }

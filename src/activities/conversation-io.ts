@@ -11,6 +11,8 @@ import type { RunModelStepResult, StoreWrites } from './types';
 import type { StoredOutputSummary } from '../protocol/tool-calls';
 import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
 import { RecordCache } from './record-cache';
+import type { LedgerEntry } from '../store/usage-ledger';
+import type { StepUsage } from '../protocol/usage';
 
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
@@ -103,6 +105,24 @@ export class ConversationIo {
       const stored = await this.store.putRecord(conversation.id, key, value);
       this.records.remember(conversation.id, key, stored);
       return stored as T;
+    });
+  }
+
+  /** Records a model step's usage once (a retried step writes the same key), waiting out short outages. */
+  async recordUsage(entry: LedgerEntry): Promise<void> {
+    await this.retrying(() => this.store.usage.record(entry));
+  }
+
+  /** Every recorded step of the run `workflowId` and its descendants. */
+  async treeSteps(workflowId: string): Promise<StepUsage[]> {
+    return await this.retrying(() => this.store.usage.treeSteps(workflowId));
+  }
+
+  /** The value recorded under `key` in the newest conversation of `workflowId` (another run's), or undefined. */
+  async recordOfRun<T>(workflowId: string, key: string): Promise<T | undefined> {
+    return await this.retrying(async () => {
+      const conversationId = await this.store.findConversation(workflowId);
+      return conversationId ? ((await this.record(conversationId, key)) as T | undefined) : undefined;
     });
   }
 

@@ -26,6 +26,8 @@ import { modelCallFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-memories';
 import { memoriesSection } from '../memory/memory-provider';
+import { budgetExceeded } from './budget-check';
+import { recordStepUsage } from './usage-recording';
 
 /**
  * Builds `runModelStep`: one call to the model. It first writes what the workflow decided to the
@@ -68,6 +70,8 @@ export function createRunModelStep(deps: ActivityDependencies) {
       const viewOf = () => (view ??= activationView(messages, args.activationStart ?? messages.length, runtimeContext));
       let called: RecordedCall | undefined = reused;
       if (!called) {
+        const overBudget = await budgetExceeded(deps, args, definition);
+        if (overBudget) return budgetStop(overBudget);
         const memories = await recallForTurn(turn, messages);
         const sections = [args.overrides?.persona ?? '', ...backgroundGuidance(agent), memoriesSection(memories) ?? ''];
         // Within the agent's contextWindow: the compacted view, or nothing called until the workflow compacts.
@@ -107,6 +111,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
         };
       }
       const result = reused ? called : await deps.conversations.put(conversation, responseKey, called);
+      await recordStepUsage(deps, args, result, responseKey);
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
@@ -197,6 +202,18 @@ function compactFirst(request: CompactContextRequest): RunModelStepResult {
     finishReason: 'context-window',
     usage: { inputTokens: 0, outputTokens: 0 },
     compactContext: request,
+  };
+}
+
+/** A step that called no model: a budget over the run is spent, so the run stops. */
+function budgetStop(message: string): RunModelStepResult {
+  return {
+    toolCalls: [],
+    rejectedCalls: [],
+    text: '',
+    finishReason: 'budget-exceeded',
+    usage: { inputTokens: 0, outputTokens: 0 },
+    budgetExceeded: message,
   };
 }
 

@@ -111,6 +111,8 @@ export interface RunModelStepResult {
    * first: the model was not called, and the workflow runs `compactContext`, then the step again.
    */
   compactContext?: CompactContextRequest;
+  /** Set when a budget over this run was spent: the model was not called, and the run stops with `budget-exceeded` and this message. */
+  budgetExceeded?: string;
   /** The view of the conversation the model saw, for agents with `contextWindow`. */
   context?: StepContext;
   /** The step was the run's last (`runEnd` was asked) and wrote its end: the assistant message, `text` and `run-finished`. */

@@ -1,4 +1,5 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { AgentBudget, Pricing } from '../protocol/usage';
 import type {
   FlexibleSchema,
   GenerateTextOnFinishCallback,
@@ -197,6 +198,13 @@ export interface AgentDefinition<
   toolOptions?: Partial<Record<keyof TOOLS & string, ToolExecutionSettings>>;
   /** Subagents by tool name: each call runs another agent as a child workflow. */
   subagents?: Record<string, SubagentDefinition>;
+  /**
+   * Limits on what this agent's whole tree may spend (it and every subagent below it), checked
+   * against the store's usage records before each model call; see docs/usage-and-budgets.md.
+   */
+  budget?: AgentBudget;
+  /** Prices per model route, for this agent's `maxCostUsd` (and its subagents', unless they set their own). */
+  pricing?: Pricing;
   /**
    * How a task-mode run ends while background jobs or continuable subagents still work: `wait`
    * (default) for them to settle (their notices may start more steps), or `cancel` them.

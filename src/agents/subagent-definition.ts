@@ -1,4 +1,5 @@
 import type { ToolResultPart } from 'ai';
+import type { AgentBudget } from '../protocol/usage';
 import type { ModelCallSettings } from './agent-definition';
 
 /** What a child run hands back to `toModelOutput`. */
@@ -28,6 +29,11 @@ export interface SubagentDefinition {
   modelSettings?: ModelCallSettings;
   /** Deepest level this delegation may reach (the root is 0). Default: the worker's `maxDepth` (1); 0 forbids it. */
   maxDepth?: number;
+  /**
+   * This subagent's share of its parent's budget: limits of its own, or a fraction (0.25) of each of
+   * the parent's limits. The child's tree stops at its share; the parent's budget still applies.
+   */
+  budget?: AgentBudget | number;
   /** `fresh` (default): the child sees only the task. `fork`: it also sees this conversation before the current turn. */
   context?: 'fresh' | 'fork';
   /** Offer `run_in_background` (default true); when false, a forced background call is refused. */

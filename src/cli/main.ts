@@ -13,6 +13,7 @@ import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
 import { transcriptCommand } from './commands/transcript';
 import { forkCommand } from './commands/fork';
+import { usageCommand } from './commands/usage';
 import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
@@ -206,6 +207,15 @@ export function buildProgram(printer = new Printer()): Command {
     )
     .action(async (workflowId: string, prompt: string[], options: { at: string }) =>
       setExit(await forkCommand(workflowId, options.at, prompt.join(' ') || undefined, write)),
+    );
+  program
+    .command('usage')
+    .description('print the tokens, model calls and cost of a run and every subagent below it (from the conversation store)')
+    .argument('<workflowId>')
+    .option('--json', 'the usage as one JSON object')
+    .option('--pricing <json>', 'prices per model route, e.g. \'{"openai:gpt-5-mini":{"inputPerMTok":0.25,"outputPerMTok":2}}\'')
+    .action(async (workflowId: string, options: { json?: boolean; pricing?: string }) =>
+      setExit(await usageCommand(workflowId, options, write)),
     );
   program
     .command('setup')

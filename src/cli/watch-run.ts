@@ -4,6 +4,7 @@ import { StoppedWatching } from './stopped-watching';
 import type { Printer } from './printer';
 import { followRun } from './run-follower';
 import { cadreCommand } from '../server/command-hints';
+import { usageSummary } from './usage-report';
 
 /**
  * Follows a started run to its end and prints its final answer, or why it failed, and its
@@ -29,10 +30,12 @@ export async function watchRun(
       );
       return 130;
     }
-    const { text, steps, stopReason } = await handle.result();
+    const { text, steps, stopReason, error } = await handle.result();
     write('');
     write(`Final answer (${steps} steps, ${stopReason}):`);
     write(text);
+    if (error) write(error);
+    write(usageSummary(await handle.usage()));
     return 0;
   } catch (error) {
     if (error instanceof StoppedWatching) {

@@ -10,6 +10,7 @@ import {
 import { initialSearchAttributes } from '../protocol/search-attributes';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
+import type { Pricing } from '../protocol/usage';
 import { MemoryScope } from './memory-scope';
 import { connectOrExplain } from './temporal-unreachable';
 import { resolveTemporalConnection } from './temporal-connection';
@@ -49,6 +50,8 @@ export interface AgentClientOptions {
    * set, else Temporal's default. It must match the workers' (see docs/encryption.md).
    */
   dataConverter?: DataConverter;
+  /** Prices per model route for `handle.usage()` costs; without them a run's agent's `pricing` is used. */
+  pricing?: Pricing;
 }
 
 /**
@@ -92,7 +95,7 @@ export class AgentClient {
   private constructor(
     readonly client: Client,
     private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
-      Pick<AgentClientOptions, 'uiUrl'>,
+      Pick<AgentClientOptions, 'uiUrl' | 'pricing'>,
     private readonly ownedConnection?: Connection,
     private readonly store: LazyStore = new LazyStore(),
   ) {}
@@ -138,6 +141,7 @@ export class AgentClient {
       taskQueue: options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || 'cadre'),
       searchAttributes: options.searchAttributes ?? true,
       uiUrl: options.uiUrl ?? process.env.CADRE_UI_URL,
+      ...(options.pricing ? { pricing: options.pricing } : {}),
     };
   }
 
@@ -259,6 +263,6 @@ export class AgentClient {
   }
 
   private wrap<OUTPUT>(workflowId: string): AgentHandle<OUTPUT> {
-    return new AgentHandle<OUTPUT>(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store);
+    return new AgentHandle<OUTPUT>(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store, this.options.pricing);
   }
 }

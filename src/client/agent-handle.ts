@@ -1,6 +1,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
 import { LazyStore } from './lazy-store';
+import type { Pricing, TreeUsage } from '../protocol/usage';
+import { readTreeUsage } from './tree-usage';
 import { modelViewPage, type TranscriptOptions } from './model-view';
 import { storedMessages } from '../store/stored-messages';
 import type { ChildRun } from '../protocol/state-snapshot';
@@ -39,6 +41,8 @@ export class AgentHandle<OUTPUT = unknown> {
     private readonly uiBaseUrl?: string,
     private readonly namespace = 'default',
     private readonly store: LazyStore = new LazyStore(),
+    /** Prices for `usage()` costs (`AgentClient.connect({ pricing })`). */
+    private readonly pricing?: Pricing,
   ) {
     this.handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   }
@@ -65,6 +69,14 @@ export class AgentHandle<OUTPUT = unknown> {
   /** Waits for the run to finish and returns its final text, stop reason, steps and usage. */
   async result(): Promise<AgentRunResult<OUTPUT>> {
     return (await this.handle.result()) as AgentRunResult<OUTPUT>;
+  }
+
+  /**
+   * Usage of this run and every subagent below it, by agent, model route and run, from the store's
+   * per-step records (each completed step once). Costs use `pricing`, else the client's, else the agent's.
+   */
+  async usage(options: { pricing?: Pricing } = {}): Promise<TreeUsage> {
+    return await readTreeUsage(await this.store.get(), this.workflowId, options.pricing ?? this.pricing);
   }
 
   /**

@@ -21,7 +21,7 @@ export type AgentStatus =
   'starting' | 'running' | 'awaiting-approval' | 'awaiting-tool-result' | 'idle' | 'completed' | 'failed' | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
-export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted';
+export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted' | 'budget-exceeded';
 
 /** Input of `agentWorkflow`; `spec` and `state` are carried by continue-as-new. */
 export interface AgentWorkflowInput {
@@ -62,6 +62,8 @@ export interface AgentRunResult<OUTPUT = unknown> {
   stopReason: StopReason;
   steps: number;
   usage: TokenUsage;
+  /** Why the run stopped early, when its stop reason carries a message (`budget-exceeded`). */
+  error?: string;
   /** The parsed structured output of the last step, for agents with `output` (`Output.object({ schema })`). */
   output?: OUTPUT;
 }

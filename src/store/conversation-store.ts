@@ -3,6 +3,7 @@ import type { ContextCompaction } from '../protocol/context-window';
 import type { MemoryFacts } from './memory-facts';
 import type { MemoryFiles } from './memory-files';
 import type { PromptParts } from './prompt-parts';
+import type { UsageLedger } from './usage-ledger';
 
 /**
  * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
@@ -103,6 +104,8 @@ export interface ConversationStore {
   readonly memory: MemoryFiles;
   /** Facts agents remember per scope, found again by full-text search (the built-in memory provider). */
   readonly memoryFacts: MemoryFacts;
+  /** The usage of every recorded model step, for a tree's usage and budgets. */
+  readonly usage: UsageLedger;
   /** Closes connections; the store cannot be used afterwards. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { SqlDialect, SqlDriver } from './sql-driver';
+import { usageTableStatements } from './usage-ledger';
 
 /** One numbered schema change, written once per dialect. Never edit a released one: add the next number. */
 export interface SchemaMigration {
@@ -180,6 +181,11 @@ export const schemaMigrations: readonly SchemaMigration[] = [
         )`,
       ],
     },
+  },
+  {
+    version: 6,
+    description: 'usage of every recorded model step, for tree usage, costs and budgets',
+    statements: { sqlite: usageTableStatements('sqlite'), postgres: usageTableStatements('postgres') },
   },
 ];
 

@@ -15,6 +15,7 @@ import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import { type PromptParts, SqlPromptParts } from './prompt-parts';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreCipher } from './store-cipher';
+import { type UsageLedger, SqlUsageLedger } from './usage-ledger';
 import { StoreConsistencyError } from './store-errors';
 
 /** Number of events one `readEvents` call returns unless told otherwise. */
@@ -52,6 +53,8 @@ export class SqlConversationStore implements ConversationStore {
   readonly memoryFacts: MemoryFacts;
   /** Large prompt parts by content hash, in the same database. */
   readonly promptParts: PromptParts;
+  /** The usage of every recorded model step, in the same database. */
+  readonly usage: UsageLedger;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -65,6 +68,7 @@ export class SqlConversationStore implements ConversationStore {
     this.memory = new SqlMemoryFiles(driver, cipher);
     this.memoryFacts = new SqlMemoryFacts(driver, cipher);
     this.promptParts = new SqlPromptParts(driver, cipher);
+    this.usage = new SqlUsageLedger(driver);
   }
 
   /** Whether content columns are encrypted at rest. */

@@ -102,6 +102,11 @@ export class AgentLoop {
         );
         return 'settled';
       }
+      // A budget over the run is spent: the model was not called, and the run stops with a valid transcript.
+      if (step.budgetExceeded) {
+        state.closeActivation('budget-exceeded', step.budgetExceeded);
+        return 'settled';
+      }
       // Only agents with a contextWindow get such a step (the model was not called): compact, then step again.
       if (step.compactContext) {
         if ((await this.compact(step.compactContext, stepNumber)) === 'settled') return 'settled';

@@ -211,6 +211,7 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       stopReason,
       steps: state.steps,
       usage: state.usage,
+      ...(stopReason === 'budget-exceeded' && state.lastError ? { error: state.lastError } : {}),
       ...(state.lastOutput !== undefined ? { output: state.lastOutput } : {}),
     };
   } catch (error) {

@@ -268,6 +268,9 @@ export class ChildRuns {
   private outputOf(child: ChildRun, result: AgentRunResult): Output {
     child.status = childStatusOf(result.stopReason);
     this.finished(child, result.stopReason);
+    if (result.stopReason === 'budget-exceeded') {
+      return errorOutput('budget exceeded', result.error ?? `The subagent stopped after ${result.steps} steps.`, result.text);
+    }
     if (result.stopReason !== 'completed') {
       const diagnostics =
         result.stopReason === 'max-steps'

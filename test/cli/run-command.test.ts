@@ -11,6 +11,7 @@ const cadre = runCadre;
 
 const agents = [
   defineAgent({ name: 'helper', model: scriptedModel([{ text: 'All done.' }]) }),
+  defineAgent({ name: 'counted', model: scriptedModel([{ text: 'Counted.' }]) }),
   defineAgent({
     name: 'strict',
     model: scriptedModel([]),
@@ -41,6 +42,20 @@ describe('cadre run', () => {
   it('prints the final answer and exits 0 when the run completes', async () => {
     const { code, output } = await cadre(['run', 'helper', 'hello'], server);
     expect(output).toContain('Final answer (1 steps, completed):\nAll done.');
+    expect(output).toContain('Usage: 1 model call, 10 input + 5 output tokens');
+    expect(code).toBe(0);
+  });
+
+  it('prints the usage of a finished run by agent, model route and run with cadre usage', async () => {
+    const run = await cadre(['run', 'counted', 'hello'], server);
+    const workflowId = /\[cadre\] workflow (\S+)/.exec(run.output)?.[1] ?? '';
+    const pricing = JSON.stringify({ 'agent:counted': { inputPerMTok: 2, outputPerMTok: 8 } });
+    const { code, output } = await cadre(['usage', workflowId, '--pricing', pricing], server);
+    expect(output).toContain(
+      `Usage of ${workflowId} and its subagents: 1 model call, 10 input + 5 output tokens, $0.0001`,
+    );
+    expect(output).toContain('By agent:\n  counted: 1 model call');
+    expect(output).toContain('By model route:\n  agent:counted: 1 model call');
     expect(code).toBe(0);
   });
 

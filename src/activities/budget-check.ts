@@ -1,0 +1,107 @@
+import type { AnyAgentDefinition } from '../agents/agent-definition';
+import type { AgentBudget, UsageTotals } from '../protocol/usage';
+import { type BudgetScope, type RunBudgetScopes, budgetScopesKey } from '../protocol/budget-scopes';
+import { tokensOf, treeUsageOf } from '../protocol/usage';
+import type { ActivityDependencies } from './dependencies';
+import type { RunModelStepArgs } from './types';
+
+/**
+ * Checks the tree's recorded usage against every budget over this run before its model call, and
+ * returns why the call may not go ahead, or undefined. Reads only the store, so a crash or a retry
+ * changes nothing: each recorded step counts once.
+ */
+export async function budgetExceeded(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  definition: AnyAgentDefinition,
+): Promise<string | undefined> {
+  const { scopes, pricing } = await scopesOf(deps, args, definition);
+  for (const scope of scopes) {
+    const totals = treeUsageOf(await deps.conversations.treeSteps(scope.workflowId), pricing).total;
+    const over = overLimit(scope.budget, totals);
+    if (!over) continue;
+    return (
+      `Budget exceeded: ${over.name} of ${over.limit} set by ${scope.source} on the tree of '${scope.workflowId}', ` +
+      `which has spent ${over.spent} (${describeTotals(totals)}). Agent '${args.agent}' (${args.workflowId}) asked for ` +
+      `model step ${args.step}. Raise budget.${over.name}, or give the run less to do.`
+    );
+  }
+  return undefined;
+}
+
+/** This run's scopes: recorded once, so a deploy that changes a budget does not change a running tree's. */
+async function scopesOf(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  definition: AnyAgentDefinition,
+): Promise<RunBudgetScopes> {
+  const recorded = await deps.conversations.get<RunBudgetScopes>(args.conversation, budgetScopesKey);
+  if (recorded) return recorded;
+  const own = (source: string, budget: AgentBudget | undefined): BudgetScope[] =>
+    budget && Object.keys(budget).length > 0 ? [{ workflowId: args.workflowId, source, budget }] : [];
+  const slash = args.workflowId.lastIndexOf('/');
+  let scopes: RunBudgetScopes;
+  if (!args.rootWorkflowId || slash < 0) {
+    scopes = {
+      agent: definition.name,
+      ...(definition.pricing ? { pricing: definition.pricing } : {}),
+      scopes: own(`agent '${definition.name}'`, definition.budget),
+    };
+  } else {
+    const parentId = args.workflowId.slice(0, slash);
+    const toolName = args.workflowId.slice(slash + 1).replace(/-\d+$/, '');
+    const parent = await deps.conversations.recordOfRun<RunBudgetScopes>(parentId, budgetScopesKey);
+    const parentDefinition = parent ? definitionOf(deps, parent.agent) : undefined;
+    const share = parentDefinition?.subagents?.[toolName]?.budget;
+    const innermost = parent?.scopes.at(-1)?.budget;
+    const shareBudget = typeof share === 'number' ? (innermost ? scaled(innermost, share) : undefined) : share;
+    const pricing = definition.pricing ?? parent?.pricing;
+    scopes = {
+      agent: definition.name,
+      ...(pricing ? { pricing } : {}),
+      scopes: [
+        ...(parent?.scopes ?? []),
+        ...own(`subagent entry '${toolName}' of agent '${parent?.agent ?? '?'}'`, shareBudget),
+        ...own(`agent '${definition.name}'`, definition.budget),
+      ],
+    };
+  }
+  return await deps.conversations.put(args.conversation, budgetScopesKey, scopes);
+}
+
+/** The parent's definition on this worker; a worker that does not serve it knows no share (the tree's budgets still apply). */
+function definitionOf(deps: ActivityDependencies, agent: string): AnyAgentDefinition | undefined {
+  try {
+    return deps.agents.get(agent);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each limit of `budget` times `fraction`. */
+function scaled(budget: AgentBudget, fraction: number): AgentBudget {
+  const result: AgentBudget = {};
+  if (budget.maxTokens !== undefined) result.maxTokens = Math.floor(budget.maxTokens * fraction);
+  if (budget.maxModelCalls !== undefined) result.maxModelCalls = Math.floor(budget.maxModelCalls * fraction);
+  if (budget.maxCostUsd !== undefined) result.maxCostUsd = budget.maxCostUsd * fraction;
+  return result;
+}
+
+/** The first limit the totals have reached: a call is refused once spending is at or past it. */
+function overLimit(budget: AgentBudget, totals: UsageTotals): { name: string; limit: string; spent: string } | undefined {
+  if (budget.maxModelCalls !== undefined && totals.modelCalls >= budget.maxModelCalls) {
+    return { name: 'maxModelCalls', limit: `${budget.maxModelCalls} model calls`, spent: `${totals.modelCalls} model calls` };
+  }
+  if (budget.maxTokens !== undefined && tokensOf(totals) >= budget.maxTokens) {
+    return { name: 'maxTokens', limit: `${budget.maxTokens} tokens`, spent: `${tokensOf(totals)} tokens` };
+  }
+  if (budget.maxCostUsd !== undefined && (totals.costUsd ?? 0) >= budget.maxCostUsd) {
+    return { name: 'maxCostUsd', limit: `$${budget.maxCostUsd}`, spent: `$${(totals.costUsd ?? 0).toFixed(4)}` };
+  }
+  return undefined;
+}
+
+function describeTotals(totals: UsageTotals): string {
+  const cost = totals.costUsd !== undefined ? `, $${totals.costUsd.toFixed(4)}` : '';
+  return `${totals.modelCalls} model calls, ${totals.inputTokens} input and ${totals.outputTokens} output tokens${cost}`;
+}

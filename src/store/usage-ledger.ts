@@ -1,0 +1,95 @@
+import type { StepUsage } from '../protocol/usage';
+import type { SqlDriver } from './sql-driver';
+
+/** One model step's usage as it is recorded: the conversation and the step's response key make it unique. */
+export interface LedgerEntry extends StepUsage {
+  conversationId: string;
+  /** The step's response key (`model:<step>:<promptLength>`): a retried step writes the same key. */
+  stepKey: string;
+}
+
+/**
+ * The usage of every recorded model step, one row per step: a retried or replayed step writes the
+ * same key, so it counts once. A tree's usage is the sum over a run's workflow id and every id below
+ * it (`<id>/...`), from the run's newest conversation on (a reused workflow id starts afresh).
+ */
+export interface UsageLedger {
+  /** Records a step's usage once; a second write of the same step keeps the first. */
+  record(entry: LedgerEntry): Promise<void>;
+  /** Every recorded step of the run `workflowId` and its descendants, oldest first. */
+  treeSteps(workflowId: string): Promise<StepUsage[]>;
+}
+
+interface LedgerRow {
+  workflow_id: string;
+  agent: string;
+  model_route: string;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  cached_input_tokens: number | string;
+}
+
+/** {@link UsageLedger} over a SQL driver (table `cadre_usage`). */
+export class SqlUsageLedger implements UsageLedger {
+  constructor(private readonly driver: SqlDriver) {}
+
+  async record(entry: LedgerEntry): Promise<void> {
+    await this.driver.query(
+      `INSERT INTO cadre_usage (conversation_id, step_key, workflow_id, agent, model_route, input_tokens, output_tokens, cached_input_tokens)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, step_key) DO NOTHING`,
+      [
+        entry.conversationId,
+        entry.stepKey,
+        entry.workflowId,
+        entry.agent,
+        entry.modelRoute,
+        entry.inputTokens,
+        entry.outputTokens,
+        entry.cachedInputTokens,
+      ],
+    );
+  }
+
+  async treeSteps(workflowId: string): Promise<StepUsage[]> {
+    // '/' + 1 is '0': the range holds exactly the ids that start with `<id>/`, and the index serves it.
+    const rows = await this.driver.query<LedgerRow>(
+      `SELECT u.workflow_id, u.agent, u.model_route, u.input_tokens, u.output_tokens, u.cached_input_tokens
+       FROM cadre_usage u JOIN cadre_conversations c ON c.id = u.conversation_id
+       WHERE (u.workflow_id = $1 OR (u.workflow_id >= $2 AND u.workflow_id < $3))
+         AND c.created_order >= (SELECT COALESCE(MAX(created_order), 0) FROM cadre_conversations WHERE workflow_id = $1)
+       ORDER BY u.seq`,
+      [workflowId, `${workflowId}/`, `${workflowId}0`],
+    );
+    return rows.map((row) => ({
+      workflowId: row.workflow_id,
+      agent: row.agent,
+      modelRoute: row.model_route,
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      cachedInputTokens: Number(row.cached_input_tokens),
+    }));
+  }
+}
+
+/** The `cadre_usage` table of a dialect: `seq` keeps the order steps were recorded in. */
+export function usageTableStatements(dialect: 'sqlite' | 'postgres'): string[] {
+  const seq = dialect === 'postgres' ? 'seq BIGSERIAL' : 'seq INTEGER PRIMARY KEY AUTOINCREMENT';
+  const key = dialect === 'postgres' ? ', PRIMARY KEY (conversation_id, step_key)' : '';
+  return [
+    `CREATE TABLE cadre_usage (
+      ${seq},
+      conversation_id TEXT NOT NULL,
+      step_key TEXT NOT NULL,
+      workflow_id TEXT NOT NULL,
+      agent TEXT NOT NULL,
+      model_route TEXT NOT NULL,
+      input_tokens INTEGER NOT NULL,
+      output_tokens INTEGER NOT NULL,
+      cached_input_tokens INTEGER NOT NULL${key}
+    )`,
+    ...(dialect === 'sqlite'
+      ? ['CREATE UNIQUE INDEX cadre_usage_step ON cadre_usage (conversation_id, step_key)']
+      : []),
+    'CREATE INDEX cadre_usage_workflow ON cadre_usage (workflow_id)',
+  ];
+}
