@@ -7,7 +7,7 @@ import { type ChatMessage, ChatRequestError, chatIdSchema, readChatBody } from '
 import { type ChatMessageMetadata, chatMessages, lastTurnStart, turnMessageId } from './chat-turns';
 import { runLookups } from './run-lookups';
 import { callKey, submitToolOutputs, toolOutputParts } from './client-tool-outputs';
-import { sendToSession } from './session-start';
+import { deliverChatMessage } from './chat-delivery';
 import { readTree } from './tree-follower';
 import { turnResponse } from './turn-response';
 
@@ -97,6 +97,9 @@ async function authorize(options: ChatHandlerOptions, request: Request): Promise
   return user;
 }
 
+/** Statuses of a session in the middle of a turn: a message sent then is answered from its own user message on. */
+const busyStatuses = new Set(['starting', 'running', 'awaiting-approval', 'awaiting-tool-result']);
+
 function sessionId(options: ChatHandlerOptions, chatId: string, user: ChatUser): string {
   const parsed = chatIdSchema.safeParse(chatId);
   if (!parsed.success)
@@ -129,7 +132,7 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
     }
     const before = await statusOf(client, workflowId);
     const from: StreamCursor = { [workflowId]: before ? await eventCount(client, workflowId) : 0 };
-    await sendToSession(
+    await deliverChatMessage(
       client,
       {
         agent,
@@ -139,9 +142,12 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
         searchAttributes: options.searchAttributes,
       },
       text,
+      before !== undefined,
     );
     const activationsAbove = !before ? 0 : before.status === 'idle' ? before.activations : undefined;
+    const midTurn = before !== undefined && busyStatuses.has(before.status);
     return turnResponse({
+      awaitUserMessage: midTurn,
       client,
       workflowId,
       from,

@@ -33,6 +33,8 @@ export interface TurnResponseOptions {
   signal?: AbortSignal;
   /** The response ends after this long even if the run goes on; the page resumes it with GET. */
   maxMs: number;
+  /** Set for a message sent mid-turn: the response begins at the next user message; what is before it ends the running turn. */
+  awaitUserMessage?: boolean;
 }
 
 /** Streams the turn as an AI SDK UI message stream response (server-sent events). */
@@ -49,8 +51,10 @@ export function turnResponse(options: TurnResponseOptions): Response {
 async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageChunk) => void): Promise<void> {
   const { client, workflowId } = options;
   const follower = new TreeFollower(client, workflowId, options.from, { textDeltas: true, signal: options.signal });
-  const projector = new UIProjector(workflowId, runLookups(client, workflowId));
+  let projector = new UIProjector(workflowId, runLookups(client, workflowId));
   let started = false;
+  /** True once this response sent chunks of its turn: a user message after that starts the next turn. */
+  let answered = false;
   const early: UIMessageChunk[] = [];
   const start = (messageId: string) => {
     if (started) return;
@@ -71,6 +75,16 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
         if (settled && (await follower.caughtUp())) break;
         continue;
       }
+      if (!started && options.awaitUserMessage && !startsTurn(next, workflowId)) continue;
+      if (startsTurn(next, workflowId)) {
+        // As `/messages` splits turns: the next turn is answered by the response of the request that sent it.
+        if (started && answered && !options.messageId) break;
+        // What came before this request's message is the end of the previous turn, which its own response streams.
+        if (!started) {
+          early.splice(0);
+          projector = new UIProjector(workflowId, runLookups(client, workflowId));
+        }
+      }
       // Suppressed events are still projected: they rebuild the state the page already shows.
       const projected = await projector.project(next);
       const chunks = suppressed(next, options.suppressBefore) ? [] : projected;
@@ -85,6 +99,7 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
         for (const chunk of early.splice(0)) write(chunk);
       }
       for (const chunk of chunks) write(chunk);
+      if (chunks.length > 0) answered = true;
     }
     if (options.signal?.aborted) return;
     if (!started) start(turnMessageId(workflowId, options.from[workflowId] ?? 0));
@@ -97,6 +112,11 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
   } finally {
     follower.close();
   }
+}
+
+/** A user message of the root that opens a turn; a background subagent's notice is not one a request sent. */
+function startsTurn(event: StreamedEvent, workflowId: string): boolean {
+  return event.workflowId === workflowId && event.type === 'user-message' && !event.text.startsWith('[subagent ');
 }
 
 function suppressed(event: StreamedEvent, before: StreamCursor | undefined): boolean {

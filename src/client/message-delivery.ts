@@ -17,6 +17,14 @@ export async function deliverMessage(
     await handle.signal(sendMessageSignal, message);
     return;
   }
+  await submitMessage(handle, message);
+}
+
+/** Delivers a user message through `submitMessageUpdate`: a refusal fails with `MessageRejected`. */
+export async function submitMessage(
+  handle: WorkflowHandle,
+  message: { text: string; content?: PromptPart[] },
+): Promise<void> {
   try {
     await handle.executeUpdate(submitMessageUpdate, { args: [message] });
   } catch (error) {
@@ -28,8 +36,8 @@ export async function deliverMessage(
   }
 }
 
-/** True when the run published `whileRunning: 'reject'` in its memo (runs of other agents never do). */
-async function rejectsMidTurn(handle: WorkflowHandle): Promise<boolean> {
+/** True when the run is open and published `whileRunning: 'reject'` in its memo (runs of other agents never do). */
+export async function rejectsMidTurn(handle: WorkflowHandle): Promise<boolean> {
   const description = await handle.describe();
-  return description.memo?.[whileRunningMemoKey] === 'reject';
+  return description.status.name === 'RUNNING' && description.memo?.[whileRunningMemoKey] === 'reject';
 }

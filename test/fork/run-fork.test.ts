@@ -5,12 +5,14 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { AgentHandle } from '../../src/client/agent-handle';
 import { forkMemoKey } from '../../src/client/run-fork';
+import { forkCommand } from '../../src/cli/commands/fork';
 import { transcriptCommand } from '../../src/cli/commands/transcript';
 import { CadreError } from '../../src/errors';
 import { openStore } from '../../src/store/open-store';
 import type { SqlConversationStore } from '../../src/store/sql-conversation-store';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel, userTexts } from '../helpers/scripted-model';
+import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 const calls: LanguageModelV4CallOptions[] = [];
@@ -153,6 +155,35 @@ describe('forking a run', () => {
       expect.stringContaining('[3] assistant'),
     ]);
     await Promise.all([original.end(), first.end(), second.end()]);
+  });
+
+  it('cadre fork starts a fork at message n and prints its workflow id', async () => {
+    const original = await twoTurns();
+    const saved = { address: process.env.TEMPORAL_ADDRESS, namespace: process.env.TEMPORAL_NAMESPACE };
+    process.env.TEMPORAL_ADDRESS = testAddress();
+    process.env.TEMPORAL_NAMESPACE = testNamespace();
+    const lines: string[] = [];
+    try {
+      expect(await forkCommand(original.workflowId, '2', 'where do I live?', (line) => lines.push(line))).toBe(0);
+    } finally {
+      for (const [key, value] of [
+        ['TEMPORAL_ADDRESS', saved.address],
+        ['TEMPORAL_NAMESPACE', saved.namespace],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    const forkId = /^\[cadre\] fork (\S+) of /.exec(lines[0] ?? '')?.[1] ?? '';
+    expect(lines[0]).toBe(`[cadre] fork ${forkId} of ${original.workflowId} at 2`);
+    const fork = env.client.getHandle(forkId);
+    await settledTurn(fork, 1);
+    expect(shown(calls.at(-1))).toEqual([
+      'user: my name is Ada',
+      'assistant: echo: my name is Ada',
+      'user: where do I live?',
+    ]);
+    await Promise.all([original.end(), fork.end()]);
   });
 
   it('refuses a fork inside an unanswered tool call and names the nearest valid points', async () => {

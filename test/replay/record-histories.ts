@@ -2,7 +2,7 @@
  * Records the `v1` replay set: one history of each feature as Cadre 1.0 runs it (approvals by a
  * user, by policy, signed, timed out and cancelled; foreground, background and continuable
  * subagents; memory; a client-side tool; compaction; MCP; continue-as-new with live children and
- * a pending approval; a failed run). The replay test replays every one on today's code. Pinned
+ * a pending approval; a failed run; a fork; a message sent mid-turn under each whileRunning policy). The replay test replays every one on today's code. Pinned
  * runs finish on the build they started on, so a change to the workflow's commands needs a new
  * set only when it is meant to (then record it against a fresh dev server and say so):
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
@@ -16,7 +16,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
-import { recordedAgents } from './recorded-agents';
+import { heldModelCalls, recordedAgents } from './recorded-agents';
 
 /** The histories of the set, by file name without `.json`; the replay test checks the list. */
 export const recordedHistories = [
@@ -31,6 +31,7 @@ export const recordedHistories = [
   'v1-continue-as-new',
   'v1-continue-as-new-continued',
   'v1-failed',
+  'v1-fork',
   'v1-mcp',
   'v1-memory',
   'v1-session',
@@ -38,6 +39,9 @@ export const recordedHistories = [
   'v1-subagents-child',
   'v1-task',
   'v1-tools',
+  'v1-while-running-interrupt',
+  'v1-while-running-queue',
+  'v1-while-running-reject',
 ] as const;
 
 async function main(): Promise<void> {
@@ -63,6 +67,22 @@ async function main(): Promise<void> {
     await waitForActivations(client, 'v1-session', 2);
     await session.end();
     await session.result();
+    // A fork of the session after its first turn: the prefix by reference, then a new prompt.
+    const fork = await session.fork({ at: { step: 1 }, prompt: 'third', mode: 'task', workflowId: 'v1-fork' });
+    await fork.result();
+
+    // A message sent mid-turn under each policy other than the default (v1-session steers).
+    for (const policy of ['queue', 'interrupt', 'reject'] as const) {
+      const workflowId = `v1-while-running-${policy}`;
+      const run = await client.start(`recorded-${policy}`, { mode: 'session', workflowId });
+      await run.send('slow one');
+      while (heldModelCalls.length === 0) await pause();
+      await run.send(policy === 'interrupt' ? 'instead' : 'also this').catch(() => undefined);
+      if (policy !== 'interrupt') heldModelCalls.shift()?.();
+      await waitForActivations(client, workflowId, policy === 'reject' ? 1 : 2);
+      await run.end();
+      await run.result();
+    }
 
     // A user's signed approval, beside a call the policy approves and one it denies.
     const signed = await client.start('recorded-gatekeeper', { prompt: 'wipe a', workflowId: 'v1-approval-signed' });

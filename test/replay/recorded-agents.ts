@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { scriptedModel } from '../../src/testing/scripted-model';
+import { reactiveModel, scriptedModel } from '../../src/testing/scripted-model';
+import type { ScriptedResponse } from '../../src/testing/scripted-step';
+import { userTexts } from '../../src/testing/prompt-inspection';
+import type { WhileRunning } from '../../src/protocol/while-running';
 import { callTool } from '../../src/testing/scripted-step';
 
 const lookup = tool({
@@ -146,6 +149,33 @@ const notes = defineAgent({
   },
 });
 
+/** Model calls on a message starting with `slow` wait here until the recorder answers them (or they are aborted). */
+export const heldModelCalls: Array<() => void> = [];
+
+/** A session with a `whileRunning` policy: a slow message holds its model call, then calls `noop`. */
+const midTurn = (policy: WhileRunning) =>
+  defineAgent({
+    name: `recorded-${policy}`,
+    whileRunning: policy,
+    model: reactiveModel(
+      (options) => {
+        const answer: ScriptedResponse = { text: `answer to: ${userTexts(options).join(' | ')}` };
+        if (!userTexts(options).at(-1)?.startsWith('slow')) return answer;
+        return new Promise<ScriptedResponse>((resolve, reject) => {
+          const release = () => resolve({ toolCalls: [{ toolName: 'noop', input: {}, toolCallId: 'noop-1' }] });
+          heldModelCalls.push(release);
+          options.abortSignal?.addEventListener('abort', () => {
+            heldModelCalls.splice(heldModelCalls.indexOf(release), 1);
+            reject(new Error('aborted'));
+          });
+        });
+      },
+      (options) => ({ text: `answer to: ${userTexts(options).join(' | ')}` }),
+      `recorded-${policy}`,
+    ),
+    tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
+  });
+
 /** The agents of the `v1` replay set beside the examples and the parity agents. */
 export const recordedAgents = [
   gatekeeper('recorded-gatekeeper'),
@@ -159,4 +189,7 @@ export const recordedAgents = [
   researcher,
   failing,
   notes,
+  midTurn('queue'),
+  midTurn('interrupt'),
+  midTurn('reject'),
 ];
