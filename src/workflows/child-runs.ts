@@ -269,7 +269,11 @@ export class ChildRuns {
     child.status = childStatusOf(result.stopReason);
     this.finished(child, result.stopReason);
     if (result.stopReason === 'budget-exceeded') {
-      return errorOutput('budget exceeded', result.error ?? `The subagent stopped after ${result.steps} steps.`, result.text);
+      return errorOutput(
+        'budget exceeded',
+        result.error ?? `The subagent stopped after ${result.steps} steps.`,
+        result.text,
+      );
     }
     if (result.stopReason !== 'completed') {
       const diagnostics =
