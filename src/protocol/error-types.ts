@@ -27,7 +27,7 @@ export const errorCatalogue = {
   ModelStepAttemptFailed: { retryable: true, meaning: 'One attempt of a model step failed; Temporal retries it.' },
   ModelFirstChunkTimeout: {
     retryable: true,
-    meaning: 'A streaming model call sent nothing within timeout.firstChunk; the step retries.',
+    meaning: 'A streaming model call sent nothing within timeout.firstChunk; it retries.',
   },
   NoOutputGenerated: { retryable: false, meaning: "The final text is not the agent's structured output." },
   ContextWindowExceeded: {
