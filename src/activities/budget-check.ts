@@ -88,9 +88,16 @@ function scaled(budget: AgentBudget, fraction: number): AgentBudget {
 }
 
 /** The first limit the totals have reached: a call is refused once spending is at or past it. */
-function overLimit(budget: AgentBudget, totals: UsageTotals): { name: string; limit: string; spent: string } | undefined {
+function overLimit(
+  budget: AgentBudget,
+  totals: UsageTotals,
+): { name: string; limit: string; spent: string } | undefined {
   if (budget.maxModelCalls !== undefined && totals.modelCalls >= budget.maxModelCalls) {
-    return { name: 'maxModelCalls', limit: `${budget.maxModelCalls} model calls`, spent: `${totals.modelCalls} model calls` };
+    return {
+      name: 'maxModelCalls',
+      limit: `${budget.maxModelCalls} model calls`,
+      spent: `${totals.modelCalls} model calls`,
+    };
   }
   if (budget.maxTokens !== undefined && tokensOf(totals) >= budget.maxTokens) {
     return { name: 'maxTokens', limit: `${budget.maxTokens} tokens`, spent: `${tokensOf(totals)} tokens` };

@@ -1,4 +1,5 @@
 import type { Context } from '@temporalio/activity';
+import { FirstChunkWatch } from './first-chunk';
 import {
   generateText,
   type Instructions,
@@ -47,6 +48,8 @@ export interface ModelCallRequest {
   streaming: boolean;
   /** The step's progress, shared with the periodic heartbeat so that every heartbeat carries the text so far. */
   progress?: StreamingProgress;
+  /** `timeout.firstChunk` of a streaming step: how long the provider may send nothing, and how to name it. */
+  firstChunk?: { ms: number; label: string };
 }
 
 /**
@@ -71,14 +74,26 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
     const result = await generateText(options);
     return { ...summary(result), responseMessages: result.response.messages };
   }
-  const result = streamText({ ...options, onError: () => undefined });
+  const watch = request.firstChunk ? new FirstChunkWatch(request.firstChunk.ms, request.firstChunk.label) : undefined;
+  const abortSignal = watch ? AbortSignal.any([context.cancellationSignal, watch.signal]) : context.cancellationSignal;
+  const result = streamText({ ...options, abortSignal, onError: () => undefined });
   const progress = request.progress ?? { step: request.step, text: '' };
-  for await (const part of result.fullStream) {
-    if (part.type === 'error') throw part.error;
-    if (part.type === 'text-delta') {
-      progress.text += part.text;
-      context.heartbeat({ step: progress.step, text: progress.text } satisfies StreamingProgress);
+  try {
+    for await (const part of result.fullStream) {
+      // `start` and `start-step` come from the AI SDK itself; anything else is the provider's.
+      if (part.type !== 'start' && part.type !== 'start-step') watch?.stop();
+      if (watch?.expired) throw watch.failure();
+      if (part.type === 'error') throw part.error;
+      if (part.type === 'text-delta') {
+        progress.text += part.text;
+        context.heartbeat({ step: progress.step, text: progress.text } satisfies StreamingProgress);
+      }
     }
+    if (watch?.expired) throw watch.failure();
+  } catch (error) {
+    throw watch?.expired ? watch.failure() : error;
+  } finally {
+    watch?.stop();
   }
   const [response, toolCalls, finalText, finishReason, usage] = await Promise.all([
     result.response,

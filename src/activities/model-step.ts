@@ -28,6 +28,7 @@ import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-me
 import { memoriesSection } from '../memory/memory-provider';
 import { budgetExceeded } from './budget-check';
 import { recordStepUsage } from './usage-recording';
+import { firstChunkOption } from './first-chunk';
 
 /**
  * Builds `runModelStep`: one call to the model. It first writes what the workflow decided to the
@@ -101,6 +102,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
             step: args.step,
             streaming: agent.streaming ?? true,
             progress,
+            ...firstChunkOption(definition, args.overrides?.modelRoute ?? args.modelRoute),
           },
           context,
         );

@@ -1,5 +1,6 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { AgentBudget, Pricing } from '../protocol/usage';
+import type { AgentTimeoutSetting, TotalTimeoutSpec } from './timeout-settings';
 import type {
   FlexibleSchema,
   GenerateTextOnFinishCallback,
@@ -205,6 +206,8 @@ export interface AgentDefinition<
   budget?: AgentBudget;
   /** Prices per model route, for this agent's `maxCostUsd` (and its subagents', unless they set their own). */
   pricing?: Pricing;
+  /** Deadlines: `total` per activation, `step` per model step, `firstChunk` per streaming attempt (see `AgentTimeouts`). */
+  timeout?: AgentTimeoutSetting;
   /**
    * How a task-mode run ends while background jobs or continuable subagents still work: `wait`
    * (default) for them to settle (their notices may start more steps), or `cancel` them.
@@ -242,6 +245,8 @@ export interface AgentSpec {
   searchAttributes?: boolean;
   /** The describing worker's fingerprint of the agent's definition (see `agentFingerprint`). */
   fingerprint?: string;
+  /** `timeout.total`: absent when the agent sets none, so runs without it get no deadline timer. */
+  totalTimeout?: TotalTimeoutSpec;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

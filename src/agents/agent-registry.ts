@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors';
+import { durationMs, timeoutsOf, type TotalTimeoutSpec } from './timeout-settings';
 import type { AgentOverrides, AgentSpec, AnyAgentDefinition } from './agent-definition';
 import type { SubagentSpec } from './subagent-definition';
 import type { ModelRegistry } from './model-registry';
@@ -136,13 +137,14 @@ export class AgentRegistry {
         ]),
       ),
       maxSteps: agent.maxSteps ?? (effective.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps),
-      modelStepTimeout: agent.modelStepTimeout ?? defaults.modelStepTimeout,
+      modelStepTimeout: stepTimeoutOf(agent) ?? agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },
       approvalTimeout: agent.approvalTimeout,
       ...toolOptionsOf(agent),
       backgroundOnFinish: agent.backgroundOnFinish ?? 'wait',
       ...whileRunningOf(agent),
+      ...totalTimeoutOf(agent),
     };
   }
 
@@ -173,4 +175,22 @@ function toolOptionsOf(agent: AnyAgentDefinition): Pick<AgentSpec, 'toolOptions'
     }
   }
   return { toolOptions: Object.fromEntries(entries) as NonNullable<AgentSpec['toolOptions']> };
+}
+
+/** The spec's `totalTimeout` of an agent with `timeout.total`; nothing otherwise. */
+function totalTimeoutOf(agent: AnyAgentDefinition): { totalTimeout?: TotalTimeoutSpec } {
+  const { total, countApprovalWaits } = timeoutsOf(agent.timeout);
+  if (total === undefined) return {};
+  return {
+    totalTimeout: {
+      ms: durationMs(agent.name, 'timeout.total', total),
+      countApprovalWaits: countApprovalWaits ?? false,
+    },
+  };
+}
+
+/** `timeout.step` as the spec's `modelStepTimeout` (a Temporal duration string), when set. */
+function stepTimeoutOf(agent: AnyAgentDefinition): string | undefined {
+  const { step } = timeoutsOf(agent.timeout);
+  return step === undefined ? undefined : `${durationMs(agent.name, 'timeout.step', step)} milliseconds`;
 }

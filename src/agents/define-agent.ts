@@ -1,4 +1,6 @@
 import type { OutputInterface, ToolLoopAgentSettings, ToolSet } from 'ai';
+import { checkBudgets } from './budget-settings';
+import { checkTimeouts } from './timeout-settings';
 import { ConfigurationError } from '../errors';
 import type { AgentDefinition, AnyAgentDefinition } from './agent-definition';
 import { checkMcpServers } from './mcp-servers';
@@ -71,6 +73,8 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT 
   checkParitySettings(definition as AnyAgentDefinition);
   checkMcpServers(definition.name, definition.mcpServers);
   checkContextWindow(definition.name, definition.contextWindow);
+  checkBudgets(definition.name, definition.budget, definition.subagents);
+  checkTimeouts(definition.name, definition.timeout);
   if (!agentNamePattern.test(definition.name)) {
     throw new ConfigurationError(
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,

@@ -210,10 +210,15 @@ export function buildProgram(printer = new Printer()): Command {
     );
   program
     .command('usage')
-    .description('print the tokens, model calls and cost of a run and every subagent below it (from the conversation store)')
+    .description(
+      'print the tokens, model calls and cost of a run and every subagent below it (from the conversation store)',
+    )
     .argument('<workflowId>')
     .option('--json', 'the usage as one JSON object')
-    .option('--pricing <json>', 'prices per model route, e.g. \'{"openai:gpt-5-mini":{"inputPerMTok":0.25,"outputPerMTok":2}}\'')
+    .option(
+      '--pricing <json>',
+      'prices per model route, e.g. \'{"openai:gpt-5-mini":{"inputPerMTok":0.25,"outputPerMTok":2}}\'',
+    )
     .action(async (workflowId: string, options: { json?: boolean; pricing?: string }) =>
       setExit(await usageCommand(workflowId, options, write)),
     );

@@ -263,6 +263,13 @@ export class AgentClient {
   }
 
   private wrap<OUTPUT>(workflowId: string): AgentHandle<OUTPUT> {
-    return new AgentHandle<OUTPUT>(this.client, workflowId, this.options.uiUrl, this.options.namespace, this.store, this.options.pricing);
+    return new AgentHandle<OUTPUT>(
+      this.client,
+      workflowId,
+      this.options.uiUrl,
+      this.options.namespace,
+      this.store,
+      this.options.pricing,
+    );
   }
 }

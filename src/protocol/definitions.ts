@@ -21,7 +21,8 @@ export type AgentStatus =
   'starting' | 'running' | 'awaiting-approval' | 'awaiting-tool-result' | 'idle' | 'completed' | 'failed' | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
-export type StopReason = 'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted' | 'budget-exceeded';
+export type StopReason =
+  'completed' | 'max-steps' | 'failed' | 'cancelled' | 'interrupted' | 'budget-exceeded' | 'timed-out';
 
 /** Input of `agentWorkflow`; `spec` and `state` are carried by continue-as-new. */
 export interface AgentWorkflowInput {
@@ -62,7 +63,7 @@ export interface AgentRunResult<OUTPUT = unknown> {
   stopReason: StopReason;
   steps: number;
   usage: TokenUsage;
-  /** Why the run stopped early, when its stop reason carries a message (`budget-exceeded`). */
+  /** Why the run stopped early, when its stop reason carries a message (`budget-exceeded`, `timed-out`). */
   error?: string;
   /** The parsed structured output of the last step, for agents with `output` (`Output.object({ schema })`). */
   output?: OUTPUT;

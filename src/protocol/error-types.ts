@@ -25,6 +25,10 @@ export const errorCatalogue = {
   AgentRunFailed: { retryable: false, meaning: 'The run failed for a reason without a type of its own.' },
   ModelStepFailed: { retryable: false, meaning: 'A model step failed through all its attempts, so the run failed.' },
   ModelStepAttemptFailed: { retryable: true, meaning: 'One attempt of a model step failed; Temporal retries it.' },
+  ModelFirstChunkTimeout: {
+    retryable: true,
+    meaning: 'A streaming model call sent nothing within timeout.firstChunk; it retries.',
+  },
   NoOutputGenerated: { retryable: false, meaning: "The final text is not the agent's structured output." },
   ContextWindowExceeded: {
     retryable: false,

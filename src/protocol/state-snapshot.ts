@@ -68,7 +68,8 @@ export interface ChildRun {
   toolCallId: string;
   agent: string;
   depth: number;
-  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted' | 'budget-exceeded';
+  status:
+    'running' | 'completed' | 'failed' | 'cancelled' | 'max-steps' | 'interrupted' | 'budget-exceeded' | 'timed-out';
   /** How the parent runs it. */
   mode: 'foreground' | 'job' | 'continuable';
   /** The id the model uses for a job or a continuable subagent (`research-1`). */
@@ -87,6 +88,6 @@ export interface ChildRun {
 
 /** A child's status from how its run or activation stopped (anything unknown counts as completed). */
 export function childStatusOf(stopReason: string): ChildRun['status'] {
-  const ended = ['failed', 'cancelled', 'max-steps', 'interrupted', 'budget-exceeded'] as const;
+  const ended = ['failed', 'cancelled', 'max-steps', 'interrupted', 'budget-exceeded', 'timed-out'] as const;
   return (ended as readonly string[]).includes(stopReason) ? (stopReason as ChildRun['status']) : 'completed';
 }

@@ -58,7 +58,9 @@ export function stepCost(step: StepUsage, pricing: Pricing | undefined): number 
   const cached = Math.min(step.cachedInputTokens, step.inputTokens);
   const cachedPrice = price.cachedInputPerMTok ?? price.inputPerMTok;
   return (
-    ((step.inputTokens - cached) * price.inputPerMTok + cached * cachedPrice + step.outputTokens * price.outputPerMTok) /
+    ((step.inputTokens - cached) * price.inputPerMTok +
+      cached * cachedPrice +
+      step.outputTokens * price.outputPerMTok) /
     1_000_000
   );
 }

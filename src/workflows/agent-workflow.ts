@@ -41,6 +41,7 @@ import { SubagentRunner } from './subagent-runner';
 import { ChildRuns } from './child-runs';
 import { RuntimeTools } from './runtime-tools';
 import { ParentReport } from './parent-report';
+import { ActivationDeadline, timedOutToolResult } from './activation-deadline';
 import { commitWrites, conversationOf } from './store-writes';
 import { finishRun, type RunParts } from './run-finish';
 import { ToolDispatch } from './tool-dispatch';
@@ -177,15 +178,23 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       }
       const current = loop;
       activation = new CancellationScope();
+      const deadline = spec.totalTimeout ? new ActivationDeadline(spec.totalTimeout, state) : undefined;
+      deadline?.watch(activation);
       const outcome = await activation
         .run(() => current.runActivation())
         .catch((error: unknown) => {
+          if (deadline?.expired && isCancellation(error) && !CancellationScope.current().consideredCancelled) {
+            state.closeOpenToolCalls(timedOutToolResult(spec.totalTimeout?.ms ?? 0));
+            state.closeActivation('timed-out', deadline.message(spec.name));
+            return 'settled' as const;
+          }
           if (!interruptRequested || !isCancellation(error) || CancellationScope.current().consideredCancelled)
             throw error;
           state.closeOpenToolCalls(interruptedToolResult);
           state.closeActivation('interrupted');
           return 'settled' as const;
         });
+      deadline?.stop();
       activation = undefined;
       interruptRequested = false;
       if (input.mode === 'session' && outcome === 'settled') {
@@ -211,7 +220,9 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       stopReason,
       steps: state.steps,
       usage: state.usage,
-      ...(stopReason === 'budget-exceeded' && state.lastError ? { error: state.lastError } : {}),
+      ...((stopReason === 'budget-exceeded' || stopReason === 'timed-out') && state.lastError
+        ? { error: state.lastError }
+        : {}),
       ...(state.lastOutput !== undefined ? { output: state.lastOutput } : {}),
     };
   } catch (error) {

@@ -268,8 +268,9 @@ export class ChildRuns {
   private outputOf(child: ChildRun, result: AgentRunResult): Output {
     child.status = childStatusOf(result.stopReason);
     this.finished(child, result.stopReason);
-    if (result.stopReason === 'budget-exceeded') {
-      return errorOutput('budget exceeded', result.error ?? `The subagent stopped after ${result.steps} steps.`, result.text);
+    if (result.stopReason === 'budget-exceeded' || result.stopReason === 'timed-out') {
+      const header = result.stopReason === 'budget-exceeded' ? 'budget exceeded' : 'timed out';
+      return errorOutput(header, result.error ?? `The subagent stopped after ${result.steps} steps.`, result.text);
     }
     if (result.stopReason !== 'completed') {
       const diagnostics =

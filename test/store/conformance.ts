@@ -309,6 +309,37 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       expect(await store.putRecord(id, 'key', 'from one')).toBe('from two');
     });
 
+    test("sums a tree's usage once per step key, from the root's newest conversation on", async () => {
+      const root = freshId('usage-root');
+      const entry = (conversationId: string, workflowId: string, stepKey: string, inputTokens: number) => ({
+        conversationId,
+        stepKey,
+        workflowId,
+        agent: workflowId === root ? 'lead' : 'worker',
+        modelRoute: 'p:m',
+        inputTokens,
+        outputTokens: 1,
+        cachedInputTokens: 0,
+      });
+      // An earlier run under the same workflow id: not part of the newest run's tree.
+      await store.ensureConversation({ id: `${root}@old`, workflowId: root });
+      await store.usage.record(entry(`${root}@old`, root, 'model:1:1', 1000));
+      await store.ensureConversation({ id: `${root}@new`, workflowId: root });
+      await store.ensureConversation({ id: `${root}/work-1@a`, workflowId: `${root}/work-1` });
+      await store.ensureConversation({ id: `${root}-other@a`, workflowId: `${root}-other` });
+      await store.usage.record(entry(`${root}@new`, root, 'model:1:1', 10));
+      await store.usage.record(entry(`${root}/work-1@a`, `${root}/work-1`, 'model:1:1', 20));
+      // A retried step writes the same key again: the first record stays.
+      await store.usage.record(entry(`${root}/work-1@a`, `${root}/work-1`, 'model:1:1', 999));
+      await store.usage.record(entry(`${root}-other@a`, `${root}-other`, 'model:1:1', 5000));
+      const steps = await store.usage.treeSteps(root);
+      expect(steps.map((step) => [step.workflowId, step.inputTokens])).toEqual([
+        [root, 10],
+        [`${root}/work-1`, 20],
+      ]);
+      expect((await store.usage.treeSteps(`${root}/work-1`)).map((step) => step.inputTokens)).toEqual([20]);
+    });
+
     test('concurrent appends of the same range from two instances leave one copy', async () => {
       const other = await openAnother();
       for (let round = 0; round < 5; round++) {
