@@ -16,3 +16,12 @@ export { StoreConsistencyError, StoreUnavailableError } from './store-errors';
 export { migrate, schemaMigrations, type SchemaMigration } from './migrations';
 export type { SqlDialect, SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 export { storedMessages } from './stored-messages';
+export {
+  type LiveBatch,
+  type LiveBatchKey,
+  type LiveDelta,
+  type LiveDeltaKind,
+  type LiveDeltas,
+  liveChannel,
+  sqlitePollMs,
+} from './live-deltas';

@@ -181,6 +181,32 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       ],
     },
   },
+  {
+    version: 6,
+    description: 'transient live deltas of running model steps, pruned once the step is recorded',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_live_deltas (
+          pos INTEGER PRIMARY KEY AUTOINCREMENT,
+          workflow_id TEXT NOT NULL,
+          step INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          json TEXT NOT NULL
+        )`,
+        'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',
+      ],
+      postgres: [
+        `CREATE TABLE cadre_live_deltas (
+          pos BIGSERIAL PRIMARY KEY,
+          workflow_id TEXT NOT NULL,
+          step INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          json TEXT NOT NULL
+        )`,
+        'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',
+      ],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { CadreError } from '../errors';
 import { migrate } from './migrations';
+import { PostgresLiveListener } from './postgres-listener';
 import { SqlConversationStore } from './sql-conversation-store';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
@@ -58,8 +59,8 @@ export function isConnectionFailure(error: unknown): boolean {
  * @example const store = await PostgresConversationStore.open('postgres://cadre:secret@localhost:5432/cadre');
  */
 export class PostgresConversationStore extends SqlConversationStore {
-  private constructor(driver: PostgresDriver) {
-    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE');
+  private constructor(driver: PostgresDriver, connectionString: string) {
+    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE', new PostgresLiveListener(connectionString));
   }
 
   /** Connects to `connectionString` and applies missing migrations; throws StoreUnavailableError when unreachable. */
@@ -71,7 +72,7 @@ export class PostgresConversationStore extends SqlConversationStore {
       await driver.close();
       throw error;
     }
-    return new PostgresConversationStore(driver);
+    return new PostgresConversationStore(driver, connectionString);
   }
 }
 

@@ -12,6 +12,7 @@ import {
 import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import { type PromptParts, SqlPromptParts } from './prompt-parts';
+import { type LiveDeltas, type LiveListener, SqlLiveDeltas } from './live-deltas';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreConsistencyError } from './store-errors';
 
@@ -49,6 +50,8 @@ export class SqlConversationStore implements ConversationStore {
   readonly memoryFacts: MemoryFacts;
   /** Large prompt parts by content hash, in the same database. */
   readonly promptParts: PromptParts;
+  /** Transient output of running model steps, in the same database. */
+  readonly liveDeltas: LiveDeltas;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -56,7 +59,10 @@ export class SqlConversationStore implements ConversationStore {
     private readonly nextConversationOrder: string,
     /** Appended to the SELECT of the conversation row in `appendMessages` to serialize appends (PostgreSQL: FOR UPDATE). */
     private readonly rowLockClause = '',
+    /** Wakes live-delta readers (PostgreSQL's LISTEN); without one they poll. */
+    liveListener?: LiveListener,
   ) {
+    this.liveDeltas = new SqlLiveDeltas(driver, liveListener);
     this.memory = new SqlMemoryFiles(driver);
     this.memoryFacts = new SqlMemoryFacts(driver);
     this.promptParts = new SqlPromptParts(driver);
@@ -259,6 +265,7 @@ export class SqlConversationStore implements ConversationStore {
 
   /** Closes connections; the store cannot be used afterwards. */
   async close(): Promise<void> {
+    await this.liveDeltas.close();
     await this.driver.close();
   }
 
