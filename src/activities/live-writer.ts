@@ -22,6 +22,7 @@ export class LiveWriter {
   private timer?: ReturnType<typeof setTimeout>;
   private lastWrite = 0;
   private writing: Promise<void> = Promise.resolve();
+  private opened = false;
   /** Characters buffered or written so far. */
   characters = 0;
 
@@ -61,7 +62,9 @@ export class LiveWriter {
     const batch = this.pending;
     this.pending = [];
     this.lastWrite = Date.now();
-    this.writing = this.writing.then(() => this.store.append(this.key, batch).then(
+    const opens = !this.opened;
+    this.opened = true;
+    this.writing = this.writing.then(() => this.store.append(this.key, batch, opens).then(
       () => undefined,
       () => undefined,
     ));

@@ -174,6 +174,8 @@ export function createRunModelStep(deps: ActivityDependencies) {
       await pruneLive(deps, live);
       return await summaryOf(deps, args, recorded, stepKey);
     } catch (error) {
+      // An interrupted step is never recorded: its live text goes now. A failed one stays until its retry records.
+      if (context.cancellationSignal.aborted) await pruneLive(deps, live);
       throw modelCallFailure(error, context, args);
     } finally {
       stopHeartbeat();

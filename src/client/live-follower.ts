@@ -52,8 +52,9 @@ export class LiveFollower {
       .join('');
     const before = this.shown.get(workflowId);
     let reset: StepResetEvent | undefined;
-    const earlierAttempt = before?.step === step ? before.attempt < attempt : this.resumed && attempt > 1;
-    if (earlierAttempt) reset = { type: 'step-reset', workflowId, depth, step, attempt };
+    // Another attempt's text was shown: a retry, or a step run again after an interrupt.
+    const otherAttempt = before?.step === step ? batch.opens || before.attempt !== attempt : this.resumed && attempt > 1;
+    if (otherAttempt) reset = { type: 'step-reset', workflowId, depth, step, attempt };
     const current = before?.step === step && !reset ? before : { step, attempt, text: '' };
     current.text += text;
     this.shown.set(workflowId, current);

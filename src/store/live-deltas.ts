@@ -20,6 +20,8 @@ export interface LiveBatchKey {
 /** A batch as read back: its cursor (increasing in write order), its key, and its deltas in order. */
 export interface LiveBatch extends LiveBatchKey {
   cursor: number;
+  /** The first batch of its activity attempt: text shown for the step before it belongs to another attempt. */
+  opens: boolean;
   deltas: LiveDelta[];
 }
 
@@ -29,8 +31,8 @@ export interface LiveBatch extends LiveBatchKey {
  * late readers read the recorded message instead.
  */
 export interface LiveDeltas {
-  /** Appends one batch and returns its cursor. */
-  append(key: LiveBatchKey, deltas: readonly LiveDelta[]): Promise<number>;
+  /** Appends one batch and returns its cursor; `opens` marks the first batch of an attempt. */
+  append(key: LiveBatchKey, deltas: readonly LiveDelta[], opens?: boolean): Promise<number>;
   /** Batches of `workflowId` with a cursor above `after`, oldest first, at most `limit` (default 500). */
   read(workflowId: string, after: number, limit?: number): Promise<LiveBatch[]>;
   /** Deletes the batches of a run's step, every attempt. */
@@ -55,6 +57,7 @@ interface BatchRow {
   workflow_id: string;
   step: number | string;
   attempt: number | string;
+  opens: number | string;
   json: string;
 }
 
@@ -72,10 +75,10 @@ export class SqlLiveDeltas implements LiveDeltas {
     listener?.onNotify(() => this.wake());
   }
 
-  async append(key: LiveBatchKey, deltas: readonly LiveDelta[]): Promise<number> {
+  async append(key: LiveBatchKey, deltas: readonly LiveDelta[], opens = false): Promise<number> {
     const rows = await this.driver.query<{ pos: number | string }>(
-      `INSERT INTO cadre_live_deltas (workflow_id, step, attempt, json) VALUES ($1, $2, $3, $4) RETURNING pos`,
-      [key.workflowId, key.step, key.attempt, JSON.stringify(deltas)],
+      `INSERT INTO cadre_live_deltas (workflow_id, step, attempt, opens, json) VALUES ($1, $2, $3, $4, $5) RETURNING pos`,
+      [key.workflowId, key.step, key.attempt, opens ? 1 : 0, JSON.stringify(deltas)],
     );
     if (this.driver.dialect === 'postgres') await this.driver.query('SELECT pg_notify($1, $2)', [liveChannel, key.workflowId]);
     // Readers in this process wake at once, whatever the database.
@@ -85,7 +88,7 @@ export class SqlLiveDeltas implements LiveDeltas {
 
   async read(workflowId: string, after: number, limit = 500): Promise<LiveBatch[]> {
     const rows = await this.driver.query<BatchRow>(
-      `SELECT pos, workflow_id, step, attempt, json FROM cadre_live_deltas
+      `SELECT pos, workflow_id, step, attempt, opens, json FROM cadre_live_deltas
        WHERE workflow_id = $1 AND pos > $2 ORDER BY pos LIMIT $3`,
       [workflowId, after, limit],
     );
@@ -94,6 +97,7 @@ export class SqlLiveDeltas implements LiveDeltas {
       workflowId: row.workflow_id,
       step: Number(row.step),
       attempt: Number(row.attempt),
+      opens: Number(row.opens) === 1,
       deltas: JSON.parse(row.json) as LiveDelta[],
     }));
   }

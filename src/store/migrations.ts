@@ -191,6 +191,7 @@ export const schemaMigrations: readonly SchemaMigration[] = [
           workflow_id TEXT NOT NULL,
           step INTEGER NOT NULL,
           attempt INTEGER NOT NULL,
+          opens INTEGER NOT NULL,
           json TEXT NOT NULL
         )`,
         'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',
@@ -201,6 +202,7 @@ export const schemaMigrations: readonly SchemaMigration[] = [
           workflow_id TEXT NOT NULL,
           step INTEGER NOT NULL,
           attempt INTEGER NOT NULL,
+          opens INTEGER NOT NULL,
           json TEXT NOT NULL
         )`,
         'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',

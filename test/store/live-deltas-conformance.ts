@@ -41,11 +41,13 @@ export function describeLiveDeltas(name: string, open: () => Promise<Conversatio
       expect(await reader.liveDeltas.read(workflowId, second)).toEqual([]);
     });
 
-    test('batches are keyed by run, step and attempt, and another run reads none of them', async () => {
+    test('batches are keyed by run, step and attempt, mark an attempt’s first, and another run reads none of them', async () => {
       const workflowId = `live-${randomUUID()}`;
-      await writer.liveDeltas.append({ workflowId, step: 3, attempt: 2 }, [{ kind: 'text', delta: 'x' }]);
-      const [batch] = await reader.liveDeltas.read(workflowId, 0);
-      expect(batch).toMatchObject({ workflowId, step: 3, attempt: 2 });
+      await writer.liveDeltas.append({ workflowId, step: 3, attempt: 2 }, [{ kind: 'text', delta: 'x' }], true);
+      await writer.liveDeltas.append({ workflowId, step: 3, attempt: 2 }, [{ kind: 'text', delta: 'y' }]);
+      const [first, second] = await reader.liveDeltas.read(workflowId, 0);
+      expect(first).toMatchObject({ workflowId, step: 3, attempt: 2, opens: true });
+      expect(second).toMatchObject({ opens: false });
       expect(await reader.liveDeltas.read(`live-${randomUUID()}`, 0)).toEqual([]);
     });
 
