@@ -129,8 +129,14 @@ export async function streamBench(): Promise<void> {
       const chat = createChatHandler({ client, agents: agents.map((agent) => agent.name) });
       const post = async (agent: string, chatId: string) => {
         const started = performance.now();
-        const body = { id: chatId, agent, messages: [{ id: `u-${chatId}`, role: 'user', parts: [{ type: 'text', text: 'talk' }] }] };
-        const response = await chat(new Request('http://bench/api/chat', { method: 'POST', body: JSON.stringify(body) }));
+        const body = {
+          id: chatId,
+          agent,
+          messages: [{ id: `u-${chatId}`, role: 'user', parts: [{ type: 'text', text: 'talk' }] }],
+        };
+        const response = await chat(
+          new Request('http://bench/api/chat', { method: 'POST', body: JSON.stringify(body) }),
+        );
         return await readResponse(response, started);
       };
       // A first run warms the worker and the store; it is not measured.
