@@ -12,32 +12,38 @@ const deltaDelayMs = 20;
 /** The longest wait between two text updates a reader should see. */
 const updateWindowMs = 150;
 
+/** When the latest model call began (performance.now()), to tell the durable start from the streaming. */
+let lastModelCall = 0;
+
 /** A model that streams `count` words `deltaDelayMs` apart. */
 function pacedModel(count: number) {
   const words = Array.from({ length: count }, (_unused, index) => `word${index} `);
   return new MockLanguageModelV4({
-    doStream: async () => ({
-      stream: new ReadableStream<LanguageModelV4StreamPart>({
-        async start(controller) {
-          controller.enqueue({ type: 'stream-start', warnings: [] });
-          controller.enqueue({ type: 'text-start', id: 't' });
-          for (const delta of words) {
-            controller.enqueue({ type: 'text-delta', id: 't', delta });
-            await new Promise((resolve) => setTimeout(resolve, deltaDelayMs));
-          }
-          controller.enqueue({ type: 'text-end', id: 't' });
-          controller.enqueue({
-            type: 'finish',
-            finishReason: { unified: 'stop', raw: undefined },
-            usage: {
-              inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-              outputTokens: { total: count, text: count, reasoning: 0 },
-            },
-          });
-          controller.close();
-        },
-      }),
-    }),
+    doStream: async () => {
+      lastModelCall = performance.now();
+      return {
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          async start(controller) {
+            controller.enqueue({ type: 'stream-start', warnings: [] });
+            controller.enqueue({ type: 'text-start', id: 't' });
+            for (const delta of words) {
+              controller.enqueue({ type: 'text-delta', id: 't', delta });
+              await new Promise((resolve) => setTimeout(resolve, deltaDelayMs));
+            }
+            controller.enqueue({ type: 'text-end', id: 't' });
+            controller.enqueue({
+              type: 'finish',
+              finishReason: { unified: 'stop', raw: undefined },
+              usage: {
+                inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+                outputTokens: { total: count, text: count, reasoning: 0 },
+              },
+            });
+            controller.close();
+          },
+        }),
+      };
+    },
   });
 }
 
@@ -152,8 +158,11 @@ export async function streamBench(): Promise<void> {
       for (const count of lengths) {
         const local = figuresOf(await inProcess(count));
         liveBytes = 0;
+        const posted = performance.now();
         const timeline = await post(`stream-${count}`, `stream-${count}-${Date.now()}`);
         const endpoint = figuresOf(timeline);
+        // From the POST to the provider's call: the run's start and its model step's dispatch.
+        const modelCalledMs = Math.round(lastModelCall - posted);
         const firstTextTarget = Math.round(1.5 * local.firstTextMs + roundTripMs);
         report({
           bench: 'stream',
@@ -162,6 +171,8 @@ export async function streamBench(): Promise<void> {
           inProcess: local,
           chatEndpoint: endpoint,
           roundTripMs,
+          modelCalledMs,
+          firstTextAfterModelCallMs: endpoint.firstTextMs - modelCalledMs,
           firstTextTargetMs: firstTextTarget,
           firstTextMet: endpoint.firstTextMs <= firstTextTarget,
           updatesMet: endpoint.updatesPer150ms >= 1,
