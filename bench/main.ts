@@ -4,6 +4,7 @@
  *   npm run bench -- long-session   one task run of 2,000 steps with 8 KB tool outputs
  *   npm run bench -- sessions       1,000 sessions waiting for an approval on one worker
  *   npm run bench -- floor          Cadre against bare Temporal workflows doing the same work, on one server
+ *   npm run bench -- stream         the chat endpoint's live text against streamText in process, same model
  * With `--write-docs`, the run's figures also replace that benchmark's table in docs/benchmarks.md,
  * stamped with the commit, the date and the machine.
  */
@@ -14,6 +15,7 @@ import { floorBench } from './floor';
 import { historyBench } from './history';
 import { longSessionBench } from './long-session';
 import { sessionsBench } from './sessions';
+import { streamBench } from './stream';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -22,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   history: historyBench,
   'long-session': longSessionBench,
   sessions: sessionsBench,
+  stream: streamBench,
 };
 const args = process.argv.slice(2);
 const writeDocs = args.includes('--write-docs');

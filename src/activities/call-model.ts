@@ -12,6 +12,7 @@ import {
 } from 'ai';
 import type { ModelCallSettings } from '../agents/agent-definition';
 import type { PreparedStepSummary } from './types';
+import type { LiveWriter } from './live-writer';
 
 /** What the model step needs of one model call, however it was made. */
 export interface ModelCallOutcome {
@@ -23,12 +24,6 @@ export interface ModelCallOutcome {
   usage: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
   /** What the agent's `prepareStep` chose for the call; recorded with the response so a retry reuses it. */
   prepared?: PreparedStepSummary;
-}
-
-/** Heartbeat details of a streaming model step: the text generated so far. */
-export interface StreamingProgress {
-  step: number;
-  text: string;
 }
 
 /** One model call's settings. */
@@ -44,17 +39,17 @@ export interface ModelCallRequest {
   output?: OutputInterface;
   settings: ModelCallSettings;
   step: number;
-  /** Stream the text (and heartbeat it as it grows) or generate the step whole. */
+  /** Stream the text (and write it to the store's live stream as it grows) or generate the step whole. */
   streaming: boolean;
-  /** The step's progress, shared with the periodic heartbeat so that every heartbeat carries the text so far. */
-  progress?: StreamingProgress;
   /** `timeout.firstChunk` of a streaming step: how long the provider may send nothing, and how to name it. */
   firstChunk?: { ms: number; label: string };
+  /** Where a streaming call's text, reasoning and tool-input deltas go while the step runs. */
+  live?: LiveWriter;
 }
 
 /**
- * Calls the model once, with Temporal owning retries. Streaming, the text generated so far
- * rides on the activity's heartbeats, where `handle.stream()` reads it while the step runs.
+ * Calls the model once, with Temporal owning retries. Streaming, the deltas go to the store's
+ * live stream in batches, where `handle.stream()` reads them while the step runs.
  */
 export async function callModel(request: ModelCallRequest, context: Context): Promise<ModelCallOutcome> {
   const options = {
@@ -77,17 +72,16 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
   const watch = request.firstChunk ? new FirstChunkWatch(request.firstChunk.ms, request.firstChunk.label) : undefined;
   const abortSignal = watch ? AbortSignal.any([context.cancellationSignal, watch.signal]) : context.cancellationSignal;
   const result = streamText({ ...options, abortSignal, onError: () => undefined });
-  const progress = request.progress ?? { step: request.step, text: '' };
+  const live = request.live;
   try {
     for await (const part of result.fullStream) {
       // `start` and `start-step` come from the AI SDK itself; anything else is the provider's.
       if (part.type !== 'start' && part.type !== 'start-step') watch?.stop();
       if (watch?.expired) throw watch.failure();
       if (part.type === 'error') throw part.error;
-      if (part.type === 'text-delta') {
-        progress.text += part.text;
-        context.heartbeat({ step: progress.step, text: progress.text } satisfies StreamingProgress);
-      }
+      if (part.type === 'text-delta') live?.push({ kind: 'text', delta: part.text });
+      else if (part.type === 'reasoning-delta') live?.push({ kind: 'reasoning', delta: part.text });
+      else if (part.type === 'tool-input-delta') live?.push({ kind: 'tool-input', delta: part.delta, id: part.id });
     }
     if (watch?.expired) throw watch.failure();
   } catch (error) {

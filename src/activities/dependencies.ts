@@ -17,4 +17,6 @@ export interface ActivityDependencies {
   mcp?: McpClients;
   /** Each served agent's definition fingerprint; specs and model steps carry it so a run can tell a changed definition. */
   fingerprints?: ReadonlyMap<string, string>;
+  /** Most time between two batches of a streaming step's live deltas; default 100 ms. */
+  liveIntervalMs?: number;
 }

@@ -4,7 +4,8 @@ import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
 import { callsOf } from '../protocol/step-calls';
-import { callModel, type ModelCallOutcome, type StreamingProgress } from './call-model';
+import { callModel, type ModelCallOutcome } from './call-model';
+import { LiveWriter } from './live-writer';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
@@ -38,15 +39,22 @@ import { firstChunkOption } from './first-chunk';
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
     const context = Context.current();
-    const progress: StreamingProgress = { step: args.step, text: '' };
-    const stopHeartbeat = keepHeartbeating(context, (): StreamingProgress => ({ ...progress }));
+    const live = new LiveWriter(
+      deps.conversations.store.liveDeltas,
+      { workflowId: args.workflowId, step: args.step, attempt: context.info.attempt },
+      deps.liveIntervalMs,
+    );
+    const stopHeartbeat = keepHeartbeating(context, () => live.progress());
     const { conversation } = args;
     try {
       const definition = deps.agents.get(args.agent);
       await deps.conversations.applyWrites(args);
       const stepKey = modelStepKey(args.step, args.transcriptLength);
       const recordedStep = await deps.conversations.get<RunModelStepResult>(conversation, stepKey);
-      if (recordedStep) return await summaryOf(deps, args, recordedStep, stepKey);
+      if (recordedStep) {
+        await pruneLive(deps, live);
+        return await summaryOf(deps, args, recordedStep, stepKey);
+      }
       const messages = await deps.conversations.read(conversation, args.transcriptLength);
       const settings = await resolveCallSettings(definition, args);
       // From here on the agent is as prepareCall left it for this run (the definition itself without one).
@@ -101,7 +109,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
             settings: { ...settings.modelSettings, ...args.overrides?.modelSettings },
             step: args.step,
             streaming: agent.streaming ?? true,
-            progress,
+            live,
             ...firstChunkOption(definition, args.overrides?.modelRoute ?? args.modelRoute),
           },
           context,
@@ -170,13 +178,23 @@ export function createRunModelStep(deps: ActivityDependencies) {
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
       const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
+      await pruneLive(deps, live);
       return await summaryOf(deps, args, recorded, stepKey);
     } catch (error) {
+      // An interrupted step is never recorded: its live text goes now. A failed one stays until its retry records.
+      if (context.cancellationSignal.aborted) await pruneLive(deps, live);
       throw modelCallFailure(error, context, args);
     } finally {
       stopHeartbeat();
+      void live.close();
     }
   };
+}
+
+/** Once the step's message is recorded its live deltas go; readers then read the message. A failure only leaves rows behind. */
+async function pruneLive(deps: ActivityDependencies, live: LiveWriter): Promise<void> {
+  await live.close();
+  await deps.conversations.store.liveDeltas.prune(live.key.workflowId, live.key.step).catch(() => undefined);
 }
 
 /**

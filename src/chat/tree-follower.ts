@@ -1,5 +1,6 @@
 import type { AgentClient } from '../client/agent-client';
 import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
+import { liveCursorPrefix } from '../client/live-follower';
 import { eventsQuery } from '../protocol/definitions';
 
 /** How long a bounded read of a run tree may take before it gives up. */
@@ -50,7 +51,8 @@ export class TreeFollower {
   /** True when every run the follower knows has no event past its cursor (finished runs excepted). */
   async caughtUp(): Promise<boolean> {
     for (const [workflowId, position] of Object.entries(this.cursor)) {
-      if (this.finished.has(workflowId)) continue;
+      // Live-text positions sit beside the runs' event numbers; they say nothing of events.
+      if (this.finished.has(workflowId) || workflowId.startsWith(liveCursorPrefix)) continue;
       const page = await this.client.client.workflow
         .getHandle(workflowId)
         .query(eventsQuery, { from: Number.MAX_SAFE_INTEGER })

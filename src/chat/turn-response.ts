@@ -90,7 +90,7 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
       const chunks = suppressed(next, options.suppressBefore) ? [] : projected;
       if (!started) {
         // The turn is named after its first user message (a new session's first event is `run-started`).
-        const named = next.type !== 'text-delta' && (next.type === 'user-message' || chunks.length > 0);
+        const named = 'seq' in next && (next.type === 'user-message' || chunks.length > 0);
         if (!named) {
           early.push(...chunks);
           continue;
@@ -120,7 +120,7 @@ function startsTurn(event: StreamedEvent, workflowId: string): boolean {
 }
 
 function suppressed(event: StreamedEvent, before: StreamCursor | undefined): boolean {
-  if (!before || event.type === 'text-delta') return false;
+  if (!before || !('seq' in event)) return false;
   const position = before[event.workflowId];
   return position !== undefined && event.seq < position;
 }

@@ -33,6 +33,8 @@ export class UIProjector {
   private stepNumber: number | undefined;
   private phase: 'none' | 'text' | 'calls' | 'after' = 'none';
   private openText: { step: number; id: string; text: string } | undefined;
+  /** Text parts opened by live text: a step's retry opens a new one after a reset. */
+  private textParts = 0;
   private readonly children = new Map<string, ChildState>();
   /** Root tool calls that run a subagent, by tool call id: their final output keeps the progress. */
   private readonly subagentCalls = new Map<string, SubagentProgress>();
@@ -62,11 +64,19 @@ export class UIProjector {
         this.ensureStep(chunks, event.step);
         this.phase = 'text';
         if (this.openText?.step !== event.step) {
-          this.openText = { step: event.step, id: `text-${event.step}`, text: '' };
+          this.openText = { step: event.step, id: `text-${event.step}-${++this.textParts}`, text: '' };
           chunks.push({ type: 'text-start', id: this.openText.id });
         }
         this.openText.text += event.delta;
         chunks.push({ type: 'text-delta', id: this.openText.id, delta: event.delta });
+        break;
+      }
+      case 'step-reset': {
+        // The page drops the text parts before this marker back to the step's start (web/chat-ui step-resets).
+        if (this.openText?.step !== event.step) break;
+        chunks.push({ type: 'text-end', id: this.openText.id });
+        chunks.push({ type: 'data-step-reset', data: { step: event.step, attempt: event.attempt } });
+        this.openText = undefined;
         break;
       }
       case 'text': {
@@ -186,6 +196,10 @@ export class UIProjector {
     switch (event.type) {
       case 'text-delta':
         child.texts.set(event.step, (child.texts.get(event.step) ?? '') + event.delta);
+        progress.text = [...child.texts.values()].join('\n\n');
+        break;
+      case 'step-reset':
+        child.texts.delete(event.step);
         progress.text = [...child.texts.values()].join('\n\n');
         break;
       case 'text':

@@ -64,6 +64,15 @@ export async function followRun(
         live.length += event.delta.length;
         continue;
       }
+      if (event.type === 'step-reset') {
+        // A retried step: what was typed out stays on screen, marked, and the retry's text starts afresh.
+        if (event.depth === 0 && live?.step === event.step) {
+          printer.end();
+          write(`(step ${event.step} failed and runs again: attempt ${event.attempt})`);
+          live = { step: event.step, length: 0 };
+        }
+        continue;
+      }
       if (event.type === 'text' && event.depth === 0 && live?.step === event.step) {
         // The step's whole text: only what the deltas did not show yet.
         printer.partial(event.text.slice(live.length), padOf(0));

@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { AgentEvent, EventPage } from '../protocol/agent-events';
+import type { AgentEvent, EventPage, StepResetEvent } from '../protocol/agent-events';
 import { eventsQuery } from '../protocol/definitions';
-import { liveModelText } from './live-text';
+import type { LiveDeltas } from '../store/live-deltas';
 import { LazyStore } from './lazy-store';
+import { LiveFollower, liveCursorKey, liveCursorPrefix } from './live-follower';
 
 /** Quiet polls between checks of whether a run has closed without saying so. */
 const closedCheckEvery = 10;
@@ -11,8 +12,8 @@ const closedCheckEvery = 10;
 export type StreamCursor = Record<string, number>;
 
 /**
- * Text of a model step while it is being generated (read from the step's heartbeats). Transient:
- * not numbered and not replayed on resume; the step's `text` event carries the whole text.
+ * Text of a model step while it is being generated (read from the store's live stream). Transient:
+ * not numbered, and the step's `text` event carries the whole text once it is recorded.
  */
 export interface TextDeltaEvent {
   type: 'text-delta';
@@ -23,17 +24,17 @@ export interface TextDeltaEvent {
 }
 
 /** An event of the tree with the cursor just after it: pass that cursor to `stream()` to resume. */
-export type StreamedEvent = (AgentEvent | TextDeltaEvent) & { cursor: StreamCursor };
+export type StreamedEvent = (AgentEvent | TextDeltaEvent | StepResetEvent) & { cursor: StreamCursor };
 
 /** Options of `AgentHandle.stream()`. */
 export interface StreamOptions {
   /** Resume after the event that carried this cursor: nothing is lost or repeated. */
   cursor?: StreamCursor;
-  /** How often to poll the runs for new events. Default 200 ms. */
+  /** How often to poll the runs for new events (live text comes between polls, as the store wakes). Default 200 ms. */
   pollIntervalMs?: number;
   /** Stops the stream. */
   signal?: AbortSignal;
-  /** Also yield `text-delta` events while model steps generate. Default true. */
+  /** Also yield `text-delta` (and `step-reset`) events while model steps generate. Default true. */
   textDeltas?: boolean;
 }
 
@@ -52,9 +53,12 @@ export async function* streamTree(
   const cursor: StreamCursor = { [rootWorkflowId]: 0, ...options.cursor };
   const finished = new Set<string>();
   const depths = new Map<string, number>([[rootWorkflowId, 0]]);
-  /** Text already shown per run, for the step being generated. */
-  const shown = new Map<string, { step: number; length: number }>();
+  const live = new LiveFollower(options.cursor !== undefined);
+  const runs = () => Object.keys(cursor).filter((key) => !key.startsWith(liveCursorPrefix));
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 200));
+  /** The store's live stream; null when no store can be opened (then no live text, only recorded text). */
+  let liveStore: LiveDeltas | null | undefined = options.textDeltas === false ? null : undefined;
+  const liveDeltas = async () => (liveStore ??= await store.get().then((opened) => opened.liveDeltas, () => null));
 
   async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
     const page = await readEvents(client, store, workflowId, cursor[workflowId] ?? 0);
@@ -70,34 +74,48 @@ export async function* streamTree(
             finished.add(event.childWorkflowId);
         }
       }
+      // Before the cursor moves past the text event: a resumed stream reads it again.
+      if (event.type === 'text') {
+        // Readers of live text get the step's whole text as deltas; the text event then adds nothing.
+        const before = live.record(workflowId, event.depth, event.step, event.text);
+        if (before && options.textDeltas !== false) yield { ...before, cursor: { ...cursor } };
+      }
       cursor[workflowId] = event.seq + 1;
       depths.set(workflowId, event.depth);
       if (event.type === 'subagent-started') {
         cursor[event.childWorkflowId] ??= 0;
         depths.set(event.childWorkflowId, event.childDepth);
       }
-      if (event.type === 'text') shown.set(workflowId, { step: event.step, length: event.text.length });
       yield { ...event, cursor: { ...cursor } };
     }
     if (page.finished && (cursor[workflowId] ?? 0) >= page.next) finished.add(workflowId);
   }
 
+  /** The live batches of a run after its cursor, as events; a reset carries the cursor before its batch. */
   async function* deltas(workflowId: string): AsyncGenerator<StreamedEvent> {
-    const progress = await liveModelText(client, workflowId).catch(() => undefined);
-    if (!progress) return;
-    const before = shown.get(workflowId);
-    const from = before && before.step === progress.step ? before.length : 0;
-    if (progress.text.length <= from) return;
-    shown.set(workflowId, { step: progress.step, length: progress.text.length });
-    const depth = depths.get(workflowId) ?? 0;
-    yield {
-      type: 'text-delta',
-      workflowId,
-      depth,
-      step: progress.step,
-      delta: progress.text.slice(from),
-      cursor: { ...cursor },
-    };
+    const stream = await liveDeltas();
+    if (!stream) return;
+    const key = liveCursorKey(workflowId);
+    const batches = await stream.read(workflowId, cursor[key] ?? 0).catch(() => []);
+    // A new step's text follows the events before it (the user message, the previous step's calls).
+    if (batches[0] && live.startsStep(batches[0])) yield* drain(workflowId);
+    for (const batch of batches) {
+      const { reset, delta } = live.accept(batch, depths.get(workflowId) ?? 0);
+      if (reset) yield { ...reset, cursor: { ...cursor } };
+      cursor[key] = batch.cursor;
+      if (delta) yield { ...delta, cursor: { ...cursor } };
+    }
+  }
+
+  /** Waits until the next poll of the runs, yielding live text as the store says it arrives. */
+  async function* pauseWithLiveText(): AsyncGenerator<StreamedEvent> {
+    const stream = await liveDeltas();
+    if (!stream) return void (await pause());
+    const deadline = Date.now() + (options.pollIntervalMs ?? 200);
+    for (let left = deadline - Date.now(); left > 0 && !options.signal?.aborted; left = deadline - Date.now()) {
+      await stream.wait(left, options.signal);
+      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* deltas(workflowId);
+    }
   }
 
   /** Quiet polls per run; a run that stays quiet is asked whether it has closed. */
@@ -116,7 +134,7 @@ export async function* streamTree(
 
   for (;;) {
     if (options.signal?.aborted) return;
-    for (const workflowId of Object.keys(cursor)) {
+    for (const workflowId of runs()) {
       if (finished.has(workflowId)) continue;
       const before = cursor[workflowId];
       yield* drain(workflowId);
@@ -128,8 +146,8 @@ export async function* streamTree(
         finished.add(workflowId);
       }
     }
-    if (Object.keys(cursor).every((workflowId) => finished.has(workflowId))) return;
-    await pause();
+    if (runs().every((workflowId) => finished.has(workflowId))) return;
+    yield* pauseWithLiveText();
   }
 }
 

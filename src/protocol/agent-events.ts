@@ -46,6 +46,19 @@ export type AgentEventBody =
 export type AgentEvent = AgentEventBody & { seq: number; at: string; workflowId: string; depth: number };
 
 /**
+ * A model step's attempt failed after streaming text and the step runs again: drop the text
+ * streamed for `step` so far; the next attempt's `text-delta`s follow. Transient, like `text-delta`.
+ */
+export interface StepResetEvent {
+  type: 'step-reset';
+  workflowId: string;
+  depth: number;
+  step: number;
+  /** The attempt whose text follows (2 for the first retry). */
+  attempt: number;
+}
+
+/**
  * A page of a run's events from a sequence number, and whether the run has finished. Events
  * before `stored.written` are read from the store's event log.
  */

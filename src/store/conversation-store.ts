@@ -4,6 +4,7 @@ import type { MemoryFacts } from './memory-facts';
 import type { MemoryFiles } from './memory-files';
 import type { PromptParts } from './prompt-parts';
 import type { UsageLedger } from './usage-ledger';
+import type { LiveDeltas } from './live-deltas';
 
 /**
  * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
@@ -100,6 +101,8 @@ export interface ConversationStore {
   listCompactions(conversationId: string): Promise<ContextCompaction[]>;
   /** Large prompt parts (images, files) by content hash, written by clients and read by model steps. */
   readonly promptParts: PromptParts;
+  /** Transient output (text, reasoning, tool input) of running model steps, for live readers. */
+  readonly liveDeltas: LiveDeltas;
   /** Agents' memory files, per scope, changed exactly once per tool call. */
   readonly memory: MemoryFiles;
   /** Facts agents remember per scope, found again by full-text search (the built-in memory provider). */

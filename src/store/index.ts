@@ -17,3 +17,12 @@ export { StoreCipher, StoreDecryptionError, sealedPrefix, type StoreKeysOption }
 export { migrate, schemaMigrations, type SchemaMigration } from './migrations';
 export type { SqlDialect, SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 export { storedMessages } from './stored-messages';
+export {
+  type LiveBatch,
+  type LiveBatchKey,
+  type LiveDelta,
+  type LiveDeltaKind,
+  type LiveDeltas,
+  liveChannel,
+  sqlitePollMs,
+} from './live-deltas';

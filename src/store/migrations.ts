@@ -187,6 +187,34 @@ export const schemaMigrations: readonly SchemaMigration[] = [
     description: 'usage of every recorded model step, for tree usage, costs and budgets',
     statements: { sqlite: usageTableStatements('sqlite'), postgres: usageTableStatements('postgres') },
   },
+  {
+    version: 7,
+    description: 'transient live deltas of running model steps, pruned once the step is recorded',
+    statements: {
+      sqlite: [
+        `CREATE TABLE cadre_live_deltas (
+          pos INTEGER PRIMARY KEY AUTOINCREMENT,
+          workflow_id TEXT NOT NULL,
+          step INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          opens INTEGER NOT NULL,
+          json TEXT NOT NULL
+        )`,
+        'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',
+      ],
+      postgres: [
+        `CREATE TABLE cadre_live_deltas (
+          pos BIGSERIAL PRIMARY KEY,
+          workflow_id TEXT NOT NULL,
+          step INTEGER NOT NULL,
+          attempt INTEGER NOT NULL,
+          opens INTEGER NOT NULL,
+          json TEXT NOT NULL
+        )`,
+        'CREATE INDEX cadre_live_deltas_run ON cadre_live_deltas (workflow_id, pos)',
+      ],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { CadreError } from '../errors';
 import { migrate } from './migrations';
+import { PostgresLiveListener } from './postgres-listener';
 import { SqlConversationStore } from './sql-conversation-store';
 import { StoreCipher, type StoreKeysOption } from './store-cipher';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
@@ -61,8 +62,14 @@ export function isConnectionFailure(error: unknown): boolean {
  * @example const store = await PostgresConversationStore.open('postgres://cadre:secret@localhost:5432/cadre');
  */
 export class PostgresConversationStore extends SqlConversationStore {
-  private constructor(driver: PostgresDriver, cipher: StoreCipher) {
-    super(driver, "nextval('cadre_conversations_order')", ' FOR UPDATE', cipher);
+  private constructor(driver: PostgresDriver, cipher: StoreCipher, connectionString: string) {
+    super(
+      driver,
+      "nextval('cadre_conversations_order')",
+      ' FOR UPDATE',
+      cipher,
+      new PostgresLiveListener(connectionString),
+    );
   }
 
   /** Connects to `connectionString` and applies missing migrations; throws StoreUnavailableError when unreachable. */
@@ -75,7 +82,7 @@ export class PostgresConversationStore extends SqlConversationStore {
       await driver.close();
       throw error;
     }
-    return new PostgresConversationStore(driver, cipher);
+    return new PostgresConversationStore(driver, cipher, connectionString);
   }
 }
 

@@ -13,6 +13,7 @@ import {
 import { type MemoryFacts, SqlMemoryFacts } from './memory-facts';
 import { type MemoryFiles, SqlMemoryFiles } from './memory-files';
 import { type PromptParts, SqlPromptParts } from './prompt-parts';
+import { type LiveDeltas, type LiveListener, SqlLiveDeltas } from './live-deltas';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreCipher } from './store-cipher';
 import { type UsageLedger, SqlUsageLedger } from './usage-ledger';
@@ -55,6 +56,8 @@ export class SqlConversationStore implements ConversationStore {
   readonly promptParts: PromptParts;
   /** The usage of every recorded model step, in the same database. */
   readonly usage: UsageLedger;
+  /** Transient output of running model steps, in the same database. */
+  readonly liveDeltas: LiveDeltas;
 
   constructor(
     protected readonly driver: SqlDriver,
@@ -64,7 +67,10 @@ export class SqlConversationStore implements ConversationStore {
     private readonly rowLockClause = '',
     /** Encrypts content columns at rest; passes them through when it has no keys. */
     protected readonly cipher: StoreCipher = new StoreCipher(),
+    /** Wakes live-delta readers (PostgreSQL's LISTEN); without one they poll. */
+    liveListener?: LiveListener,
   ) {
+    this.liveDeltas = new SqlLiveDeltas(driver, liveListener, cipher);
     this.memory = new SqlMemoryFiles(driver, cipher);
     this.memoryFacts = new SqlMemoryFacts(driver, cipher);
     this.promptParts = new SqlPromptParts(driver, cipher);
@@ -294,6 +300,7 @@ export class SqlConversationStore implements ConversationStore {
 
   /** Closes connections; the store cannot be used afterwards. */
   async close(): Promise<void> {
+    await this.liveDeltas.close();
     await this.driver.close();
   }
 

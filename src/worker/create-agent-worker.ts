@@ -33,6 +33,8 @@ export const defaultTaskQueue = 'cadre';
 /** Options of `createAgentWorker`. */
 export interface AgentWorkerOptions {
   agents: readonly AnyAgentDefinition[];
+  /** Most time between two batches of a streaming model step's live text in the store; default 100 ms. */
+  liveIntervalMs?: number;
   /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`. */
   address?: string;
   /** An open worker connection to use instead of `address` (it stays the caller's to close). */
@@ -165,6 +167,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     mcp,
     searchAttributes: await searchAttributesRegistered(client, namespace),
     fingerprints,
+    ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
   });
   const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
   const shared = {

@@ -3,6 +3,7 @@ import { PostgresConversationStore, StoreUnavailableError, openStore, schemaMigr
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { describeConversationStore } from './conformance';
 import { describeMemoryStore } from './memory-conformance';
+import { describeLiveDeltas } from './live-deltas-conformance';
 
 let server: TestPostgres;
 let conformanceUrl: string;
@@ -18,6 +19,7 @@ afterAll(async () => {
 
 describeConversationStore('PostgreSQL', () => PostgresConversationStore.open(conformanceUrl));
 describeMemoryStore('PostgreSQL', () => PostgresConversationStore.open(conformanceUrl));
+describeLiveDeltas('PostgreSQL', () => PostgresConversationStore.open(conformanceUrl));
 
 describe('PostgreSQL conversation store server', () => {
   test('stores opening a fresh database at once apply each migration exactly once', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { SqliteConversationStore, openStore, schemaMigrations } from '../../src/store';
 import { describeConversationStore } from './conformance';
 import { describeMemoryStore } from './memory-conformance';
+import { describeLiveDeltas } from './live-deltas-conformance';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-sqlite-store-'));
 const file = path.join(folder, 'nested', 'cadre.db');
@@ -13,6 +14,7 @@ afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
 describeConversationStore('SQLite', () => SqliteConversationStore.open(file));
 describeMemoryStore('SQLite', () => SqliteConversationStore.open(file));
+describeLiveDeltas('SQLite', () => SqliteConversationStore.open(file));
 
 /** Runs the fixture in its own Node process (the multi-process case); resolves with its stderr. */
 function appendFromProcess(args: string[]): Promise<string> {

@@ -2,6 +2,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useEffect, useMemo, useState } from 'react';
 import { MessagePart } from './message-part';
+import { withoutResetText } from './step-resets';
 import { PartBoundary, type PartIdentity } from './part-boundary';
 
 interface CadreMetadata {
@@ -99,7 +100,7 @@ export function ChatView({
       <section className="messages" data-testid="messages">
         {messages.map((message) => (
           <div key={message.id} className={`message ${message.role}`} data-role={message.role}>
-            {message.parts.map((part, index) => (
+            {withoutResetText(message.parts).map((part, index) => (
               <PartBoundary key={index} part={part as PartIdentity}>
                 <MessagePart
                   part={part}
