@@ -11,6 +11,7 @@ import {
 } from 'ai';
 import type { ModelCallSettings } from '../agents/agent-definition';
 import type { PreparedStepSummary } from './types';
+import { noteFirstChunk } from '../telemetry/first-chunk';
 
 /** What the model step needs of one model call, however it was made. */
 export interface ModelCallOutcome {
@@ -74,6 +75,7 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
   const progress = request.progress ?? { step: request.step, text: '' };
   for await (const part of result.fullStream) {
     if (part.type === 'error') throw part.error;
+    if (part.type !== 'start' && part.type !== 'start-step') noteFirstChunk(context);
     if (part.type === 'text-delta') {
       progress.text += part.text;
       context.heartbeat({ step: progress.step, text: progress.text } satisfies StreamingProgress);

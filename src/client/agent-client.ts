@@ -27,6 +27,8 @@ import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../codec/data-converter';
+import type { AgentTelemetry } from '../telemetry/telemetry-options';
+import { telemetryClientInterceptors } from '../telemetry/worker-telemetry';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -49,6 +51,8 @@ export interface AgentClientOptions {
    * set, else Temporal's default. It must match the workers' (see docs/encryption.md).
    */
   dataConverter?: DataConverter;
+  /** Traces: a run's trace starts at the client call that starts it (see docs/observability.md). */
+  telemetry?: AgentTelemetry;
 }
 
 /**
@@ -112,7 +116,12 @@ export class AgentClient {
       }),
     );
     return new AgentClient(
-      new Client({ connection, namespace, dataConverter }),
+      new Client({
+        connection,
+        namespace,
+        dataConverter,
+        interceptors: { workflow: telemetryClientInterceptors(options.telemetry) },
+      }),
       AgentClient.settings(options, namespace),
       connection,
       new LazyStore(options.store),

@@ -23,3 +23,12 @@ export {
 } from '../store';
 export { agentTaskQueue } from '../protocol/task-queues';
 export { encryptedDataConverter, encryptedFailureConverterPath, parsePayloadKeys, type PayloadKey } from '../codec';
+export {
+  otlpTelemetryFromEnv,
+  telemetryWorkflowModules,
+  type AgentTelemetry,
+  type ContentRecording,
+  type ModelPrice,
+  type ModelPricing,
+  type OtlpTelemetry,
+} from '../telemetry';
