@@ -14,7 +14,7 @@ interface JaegerSpan {
 const jaeger = findJaeger();
 if (!jaeger) {
   process.stderr.write(
-    '[cadre test] skipping the Jaeger end-to-end test: no jaeger binary (setup builds .cadre/bin/jaeger with Go; Go is missing here).\n',
+    '[cadre test] skipping the Jaeger end-to-end test: no jaeger binary. Setup builds .cadre/bin/jaeger with Go (`node scripts/setup.cjs --only jaeger`); Go is not on PATH here or setup has not run.\n',
   );
 }
 const describeWithJaeger = jaeger ? describe : describe.skip;
