@@ -4,7 +4,8 @@
  * in the working directory), idempotently: the Temporal CLI (dev server + Web UI) built with Go, and
  * the Java time-skipping test server fetched with Maven; in a checkout of Cadre also Debian's
  * Chromium for the chat page's browser tests (installed with apt when running as root, otherwise
- * setup says what to install; required only under `npm test`). Plain CommonJS without
+ * setup says what to install; required only under `npm test`) and Jaeger built with Go for
+ * `cadre dev --traces` (skipped with a note where Go is missing). Plain CommonJS without
  * dependencies, for any Node from 20 on.
  *
  *   node scripts/setup.cjs                          provision whatever is missing
@@ -26,9 +27,10 @@ const {
 const temporalCli = require('./setup/temporal-cli.cjs');
 const testServer = require('./setup/test-server.cjs');
 const chromium = require('./setup/chromium.cjs');
+const jaeger = require('./setup/jaeger.cjs');
 
 /** Every piece setup knows; Chromium only serves Cadre's own browser tests, so a project skips it. */
-const PIECES = ['temporal-cli', 'test-server', 'chromium'];
+const PIECES = ['temporal-cli', 'test-server', 'chromium', 'jaeger'];
 const USAGE = `Usage: node scripts/setup.cjs [--if-missing] [--only ${PIECES.join(',')}]`;
 
 /** The flags, or a message saying what is wrong with them. */
@@ -56,15 +58,20 @@ async function main() {
     process.stderr.write(`[cadre setup] ${error}. ${USAGE}\n`);
     return 2;
   }
-  const wanted = new Set(options.only || (inCheckout ? PIECES : PIECES.filter((piece) => piece !== 'chromium')));
+  // Chromium and Jaeger serve Cadre's own tests and `cadre dev --traces`; a project asks for Jaeger by name.
+  const wanted = new Set(
+    options.only || (inCheckout ? PIECES : PIECES.filter((piece) => piece !== 'chromium' && piece !== 'jaeger')),
+  );
   const cliSkipReason = wanted.has('temporal-cli') ? temporalCli.temporalCliSkipReason() : 'not asked';
   const testServerReady = wanted.has('test-server') ? testServer.testServerPresent() : true;
   const chromiumSkipReason = wanted.has('chromium') ? chromium.chromiumSkipReason() : 'not asked';
-  if (options.ifMissing && cliSkipReason && testServerReady && chromiumSkipReason) {
+  const jaegerSkipReason = wanted.has('jaeger') ? jaeger.jaegerSkipReason() : 'not asked';
+  if (options.ifMissing && cliSkipReason && testServerReady && chromiumSkipReason && jaegerSkipReason) {
     const reasons = [
       wanted.has('temporal-cli') && cliSkipReason,
       wanted.has('test-server') && `test server present: ${relative(testServer.testServerPath)}`,
       wanted.has('chromium') && chromiumSkipReason,
+      wanted.has('jaeger') && jaegerSkipReason,
     ];
     say(`${reasons.filter(Boolean).join('; ')}; nothing to do`);
     return 0;
@@ -73,6 +80,7 @@ async function main() {
   ensureHome();
   removeStaleStaging(paths.binDir, temporalCli.STAGING_PREFIX);
   removeStaleStaging(paths.cadreDir, testServer.STAGING_PREFIX);
+  removeStaleStaging(paths.binDir, jaeger.STAGING_PREFIX);
   // Every asked piece is attempted so one missing toolchain does not hide another's problem.
   const failures = [];
   if (wanted.has('temporal-cli')) {
@@ -91,6 +99,10 @@ async function main() {
         if (chromium.chromiumRequired()) failures.push(failure);
         else say(`note: ${failure instanceof SetupError ? failure.message : failure}`);
       });
+  }
+  if (wanted.has('jaeger')) {
+    if (jaegerSkipReason) say(jaegerSkipReason);
+    else await jaeger.provisionJaeger().catch((failure) => failures.push(failure));
   }
   for (const failure of failures) {
     process.stderr.write(`[cadre setup] FAILED: ${failure instanceof SetupError ? failure.message : failure.stack}\n`);

@@ -92,3 +92,4 @@ export {
 } from './protocol/context-window';
 export type { TranscriptOptions, TranscriptView } from './client/model-view';
 export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';
+export type { AgentTelemetry, ContentRecording } from './telemetry';

@@ -6,6 +6,7 @@
  * polls, reports each approved tool's start (`tool-start`), collects its heap on `gc` (answering
  * `gc`), and shuts down on `stop`.
  */
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createBenchWorker } from '../bench-env';
 import { floorActivities } from './floor-activities';
@@ -19,10 +20,18 @@ const storeUrl = process.env.CADRE_BENCH_STORE as string;
 const taskQueue = process.env.CADRE_BENCH_TASK_QUEUE as string;
 const side = process.env.CADRE_BENCH_SIDE as 'cadre' | 'floor';
 
+/** `CADRE_BENCH_TRACING=memory` traces Cadre's side into an in-memory exporter, to measure what tracing costs. */
+function benchTelemetry() {
+  if (process.env.CADRE_BENCH_TRACING !== 'memory') return {};
+  const tracerProvider = new BasicTracerProvider();
+  tracerProvider.addSpanProcessor(new SimpleSpanProcessor(new InMemorySpanExporter()));
+  return { telemetry: { tracerProvider } };
+}
+
 /** The side's worker, with what it opened to close after it stops. */
 async function createWorker(): Promise<{ run(): Promise<void>; shutdown(): void; close(): Promise<void> }> {
   if (side === 'cadre') {
-    const worker = await createBenchWorker(floorAgents, { address, namespace, storeUrl }, taskQueue);
+    const worker = await createBenchWorker(floorAgents, { address, namespace, storeUrl }, taskQueue, benchTelemetry());
     return { run: () => worker.run(), shutdown: () => worker.shutdown(), close: () => worker.store.close() };
   }
   const connection = await NativeConnection.connect({ address });

@@ -13,6 +13,7 @@ import {
 import type { ModelCallSettings } from '../agents/agent-definition';
 import type { PreparedStepSummary } from './types';
 import type { LiveWriter } from './live-writer';
+import { noteFirstChunk } from '../telemetry/first-chunk';
 
 /** What the model step needs of one model call, however it was made. */
 export interface ModelCallOutcome {
@@ -76,7 +77,10 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
   try {
     for await (const part of result.fullStream) {
       // `start` and `start-step` come from the AI SDK itself; anything else is the provider's.
-      if (part.type !== 'start' && part.type !== 'start-step') watch?.stop();
+      if (part.type !== 'start' && part.type !== 'start-step') {
+        watch?.stop();
+        noteFirstChunk(context);
+      }
       if (watch?.expired) throw watch.failure();
       if (part.type === 'error') throw part.error;
       if (part.type === 'text-delta') live?.push({ kind: 'text', delta: part.text });

@@ -76,8 +76,16 @@ export function buildProgram(printer = new Printer()): Command {
       parsePort,
     )
     .option('--ui-port <port>', 'its Web UI port (default 8233; a free one with --port 0)', parsePort)
-    .action(async (options: { agents?: string; port?: number; uiPort?: number }) =>
-      setExit(await devCommand(agentsFrom(options.agents), write, { port: options.port, uiPort: options.uiPort })),
+    .option('--traces', "start Jaeger (built by setup) and send the worker's traces to it; prints its UI")
+    .action(async (options: { agents?: string; port?: number; uiPort?: number; traces?: boolean }) =>
+      setExit(
+        await devCommand(
+          agentsFrom(options.agents),
+          write,
+          { port: options.port, uiPort: options.uiPort },
+          { traces: options.traces === true },
+        ),
+      ),
     );
 
   program

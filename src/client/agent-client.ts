@@ -28,6 +28,8 @@ import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../codec/data-converter';
+import type { AgentTelemetry } from '../telemetry/telemetry-options';
+import { telemetryClientInterceptors } from '../telemetry/worker-telemetry';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -52,6 +54,8 @@ export interface AgentClientOptions {
   dataConverter?: DataConverter;
   /** Prices per model route for `handle.usage()` costs; without them a run's agent's `pricing` is used. */
   pricing?: Pricing;
+  /** Traces: a run's trace starts at the client call that starts it (see docs/observability.md). */
+  telemetry?: AgentTelemetry;
 }
 
 /**
@@ -115,7 +119,12 @@ export class AgentClient {
       }),
     );
     return new AgentClient(
-      new Client({ connection, namespace, dataConverter }),
+      new Client({
+        connection,
+        namespace,
+        dataConverter,
+        interceptors: { workflow: telemetryClientInterceptors(options.telemetry) },
+      }),
       AgentClient.settings(options, namespace),
       connection,
       new LazyStore(options.store),

@@ -54,3 +54,4 @@ export {
 } from '../codec';
 export { createCodecServer, type CodecServer, type CodecServerOptions, type CodecUser } from '../codec/codec-server';
 export { startCodecServer, type CodecHttpServer, type CodecHttpServerOptions } from '../codec/codec-http-server';
+export type { AgentTelemetry } from '../telemetry';

@@ -54,7 +54,8 @@ export function ensureDataDir(paths: CadrePaths = cadrePaths()): string {
   return paths.dataDir;
 }
 
-function isExecutableFile(file: string): boolean {
+/** True for a regular file that this process may execute. */
+export function isExecutableFile(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

@@ -26,6 +26,8 @@ import {
   type ResolvedDeployment,
   resolveDeployment,
 } from './worker-deployment';
+import type { AgentTelemetry } from '../telemetry/telemetry-options';
+import { telemetryWorkerOptions } from '../telemetry/worker-telemetry';
 
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
@@ -87,6 +89,8 @@ export interface AgentWorkerOptions {
   deployment?: AgentWorkerDeployment;
   /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
   workerOptions?: Partial<WorkerOptions>;
+  /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
+  telemetry?: AgentTelemetry;
 }
 
 /** A running Cadre worker with the connections it owns. */
@@ -169,7 +173,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     fingerprints,
     ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
   });
-  const { workflowsPath, workflowBundle, interceptors, bundlerOptions, ...tuning } = options.workerOptions ?? {};
+  const { workflowsPath, workflowBundle, bundlerOptions, ...given } = options.workerOptions ?? {};
+  const { interceptors, sinks, ...tuning } = {
+    ...given,
+    ...telemetryWorkerOptions(options.telemetry, given.interceptors, given.sinks),
+  };
   const shared = {
     connection,
     namespace,
@@ -194,6 +202,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
             bundlerOptions: { ...bundlerOptions, ...agentBundlerOptions(bundlerOptions?.preloadModules) },
           }),
     interceptors,
+    ...(sinks ? { sinks } : {}),
   });
   // One activity queue per agent: an agent's steps and tools reach only workers that serve it.
   const agentWorkers = await Promise.all(

@@ -23,3 +23,11 @@ export {
 } from '../store';
 export { agentTaskQueue } from '../protocol/task-queues';
 export { encryptedDataConverter, encryptedFailureConverterPath, parsePayloadKeys, type PayloadKey } from '../codec';
+export {
+  otlpTelemetryFromEnv,
+  telemetryWorkflowModules,
+  type AgentTelemetry,
+  type ContentRecording,
+  type OtlpTelemetry,
+} from '../telemetry';
+export type { ModelPricing, Pricing } from '../protocol/usage';

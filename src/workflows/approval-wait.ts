@@ -3,6 +3,7 @@ import type { ToolApprovalResponse } from 'ai';
 import type { ModelToolCall } from '../protocol/tool-calls';
 import type { AgentState, ToolOutcome } from './agent-state';
 import type { StatusPublisher } from './status-publisher';
+import { startApprovalWaitSpan } from './workflow-spans';
 
 /** How a call was decided; `statusDeferred` when a human approved it and the run holds back its new status. */
 export interface CallDecision {
@@ -22,6 +23,7 @@ export async function awaitApproval(
   call: ModelToolCall,
   status: StatusPublisher,
   timeout: string | undefined,
+  agent = 'unknown',
 ): Promise<CallDecision | undefined> {
   const { approval } = call;
   if (approval?.type !== 'user-approval' || !approval.approvalId) return automaticDecision(call);
@@ -46,6 +48,8 @@ export async function awaitApproval(
       ...(approval.reason ? { reason: approval.reason } : {}),
     });
   }
+  const request = book.get(approvalId);
+  const span = request ? startApprovalWaitSpan(agent, request) : undefined;
   status.publishWaiting();
   const decided = () => book.get(approvalId)?.decision !== undefined;
   let decidedInTime = true;
@@ -55,6 +59,7 @@ export async function awaitApproval(
   } catch (error) {
     if (isCancellation(error)) {
       book.cancel(approvalId, 'the turn was interrupted or the run cancelled before a decision', now());
+      span?.end('cancelled');
     }
     throw error;
   }
@@ -68,6 +73,7 @@ export async function awaitApproval(
     });
   }
   const decision = book.get(approvalId)?.decision;
+  span?.end(decision?.approved ? 'approved' : decidedInTime ? 'denied' : 'timed-out', decision?.by);
   const statusDeferred = status.followDecision(decision?.approved === true);
   state.events.emit({
     type: 'approval-decided',

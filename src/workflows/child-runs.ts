@@ -26,6 +26,7 @@ import {
   type SubagentSettlement,
 } from '../protocol/definitions';
 import { describeFailure } from './failures';
+import { inSubagentSpan } from './workflow-spans';
 
 type Output = ToolResultPart['output'];
 
@@ -88,7 +89,11 @@ export class ChildRuns {
   }
 
   /** Starts a recorded child and returns what the call's model sees: its result, or the background start notice. */
-  async start(child: ChildRun, how: ChildStart): Promise<Output> {
+  start(child: ChildRun, how: ChildStart): Promise<Output> {
+    return inSubagentSpan(child, () => this.startInSpan(child, how));
+  }
+
+  private async startInSpan(child: ChildRun, how: ChildStart): Promise<Output> {
     if (child.mode !== 'foreground') {
       // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
       await CancellationScope.nonCancellable(() =>

@@ -7,6 +7,7 @@ import type { ChildRuns } from './child-runs';
 import type { ParentReport } from './parent-report';
 import type { StatusPublisher } from './status-publisher';
 import { commitWrites, writesPending } from './store-writes';
+import { markRunFinished } from './workflow-spans';
 
 /** How a run ends: its final status, the stop reason, and the text or error its `run-finished` event carries. */
 export interface RunEnding {
@@ -53,6 +54,7 @@ export async function finishRun(ending: RunEnding, parts: RunParts): Promise<voi
   });
   if (writesPending(state, parts.writtenRunEnd)) await commitWrites(state);
   status.publish(ending.status, ending.error);
+  markRunFinished(parts.spec?.name ?? 'unknown', ending.status, ending.stopReason);
   if (report.enabled) await report.settled(true, ending.error);
   if (!allHandlersFinished()) await condition(allHandlersFinished);
 }

@@ -60,7 +60,7 @@ export class ToolDispatch {
         // Only a human's decision is awaited: every await costs the sandbox a promise and its stack trace.
         const decision =
           call.approval?.type === 'user-approval'
-            ? await awaitApproval(this.state, call, this.status, this.spec.approvalTimeout)
+            ? await awaitApproval(this.state, call, this.status, this.spec.approvalTimeout, this.spec.name)
             : automaticDecision(call);
         const denial = applyDecision(call, decision, responses);
         if (denial) return settle(call, denial);

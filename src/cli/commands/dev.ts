@@ -8,13 +8,16 @@ import { modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
 import { cadreCommand } from '../../server/command-hints';
 import { startDevCodecServer } from '../dev-codec-server';
+import { startDevTraces } from '../dev-traces';
 
 /** `cadre dev`: the embedded server with its Web UI plus a worker for `agents`, until Ctrl-C. */
 export async function devCommand(
   agents: AnyAgentDefinition[],
   write: (line: string) => void,
   ports: { port?: number; uiPort?: number } = {},
+  flags: { traces?: boolean } = {},
 ): Promise<number> {
+  const traces = flags.traces ? await startDevTraces(write) : undefined;
   // The codec server listens first: the embedded UI is started with its address.
   const codec = await startDevCodecServer(write, ports.port === 0 ? 0 : undefined, ports.uiPort);
   const server = await openServer(write, { ...ports, uiCodecEndpoint: codec?.url });
@@ -24,6 +27,7 @@ export async function devCommand(
     address: server.address,
     namespace: server.namespace,
     models: modelsForTrying(write),
+    ...(traces ? { telemetry: traces.telemetry } : {}),
   });
   const running = worker.run();
   write(`[cadre] Temporal server: ${server.address} (namespace ${server.namespace})`);
@@ -42,6 +46,7 @@ export async function devCommand(
     namespace: server.namespace,
     taskQueue: worker.taskQueue,
     uiUrl: server.uiUrl,
+    ...(traces ? { telemetry: traces.telemetry } : {}),
   });
   const chatAgents = ['file-manager', 'research'].filter((name) => names.includes(name));
   let chat: ChatServer | undefined;
@@ -58,6 +63,7 @@ export async function devCommand(
   await codec?.close();
   await chatClient.close();
   await server.stop();
+  await traces?.stop();
   return 0;
 }
 

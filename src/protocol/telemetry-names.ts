@@ -1,0 +1,23 @@
+/** Names of the spans Cadre's workflow emits, which the worker also turns into metrics. */
+export const workflowSpanNames = {
+  /** From an approval request to its decision (or its cancellation). */
+  approvalWait: 'approval wait',
+  /** A zero-length mark at the end of a run, with its status and stop reason. */
+  runFinished: 'agent run finished',
+} as const;
+
+/** Attribute keys Cadre sets on its spans, beside the OpenTelemetry GenAI ones. */
+export const cadreAttributes = {
+  agent: 'cadre.agent',
+  step: 'cadre.step',
+  attempt: 'cadre.attempt',
+  outcome: 'cadre.outcome',
+  modelRoute: 'cadre.model.route',
+  approvalId: 'cadre.approval.id',
+  decidedBy: 'cadre.approval.decided_by',
+  runStatus: 'cadre.run.status',
+  stopReason: 'cadre.stop_reason',
+  subagent: 'cadre.subagent.agent',
+  subagentMode: 'cadre.subagent.mode',
+  childWorkflowId: 'cadre.subagent.workflow_id',
+} as const;
