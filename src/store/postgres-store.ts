@@ -3,6 +3,7 @@ import { CadreError } from '../errors';
 import { migrate } from './migrations';
 import { SqlConversationStore } from './sql-conversation-store';
 import { StoreCipher, type StoreKeysOption } from './store-cipher';
+import { checkStoreKeys } from './store-key-check';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
 import { describeStoreUrl } from './store-url';
@@ -71,6 +72,7 @@ export class PostgresConversationStore extends SqlConversationStore {
     const driver = new PostgresDriver(connectionString, options);
     try {
       await migrate(driver);
+      await checkStoreKeys(driver, cipher);
     } catch (error) {
       await driver.close();
       throw error;
