@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { AgentClient } from '../src/client/agent-client';
 import { report, withBenchServer } from './bench-env';
 import { steps } from './floor/floor-agents';
@@ -35,10 +34,6 @@ const measured = (measure: string) => !measures || measures.includes(measure);
  * deployment runs it; this process holds the clients.
  */
 export async function floorBench(): Promise<void> {
-  // CADRE_BENCH_ENCRYPTED=1: Cadre's side encrypts payloads and the store with a fresh key (the worker processes inherit it).
-  if (process.env.CADRE_BENCH_ENCRYPTED === '1') {
-    process.env.CADRE_PAYLOAD_KEYS = `bench:${randomBytes(32).toString('base64')}`;
-  }
   await withBenchServer(async (server) => {
     // First, on a server that has run nothing yet; each kind in a fresh process of its own.
     if (measured('waiting')) await waitingMemory(server);
@@ -124,6 +119,5 @@ async function stepCpu(client: AgentClient, floor: Floor, workers: MeasuredWorke
     cadreTrials: trials.map((trial) => round(perStep(trial.cadre))),
     floorTrials: trials.map((trial) => round(perStep(trial.floor))),
     target: 'ratio <= 1.25',
-    encrypted: process.env.CADRE_BENCH_ENCRYPTED === '1',
   });
 }
