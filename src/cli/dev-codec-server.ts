@@ -25,9 +25,7 @@ export async function startDevCodecServer(
     await store.close();
     throw error;
   });
-  write(
-    `[cadre] codec server:    ${codec.url} (payloads encrypted with key '${payloadKeys[0]!.id}', store ${store.address})`,
-  );
+  write(`[cadre] codec server:    ${codec.url} (payloads encrypted with key '${payloadKeys[0]!.id}')`);
   return {
     url: codec.url,
     close: async () => {

@@ -4,6 +4,7 @@ import { migrate } from './migrations';
 import { PostgresLiveListener } from './postgres-listener';
 import { SqlConversationStore } from './sql-conversation-store';
 import { StoreCipher, type StoreKeysOption } from './store-cipher';
+import { checkStoreKeys } from './store-key-check';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
 import { describeStoreUrl } from './store-url';
@@ -78,6 +79,7 @@ export class PostgresConversationStore extends SqlConversationStore {
     const driver = new PostgresDriver(connectionString, options);
     try {
       await migrate(driver);
+      await checkStoreKeys(driver, cipher);
     } catch (error) {
       await driver.close();
       throw error;

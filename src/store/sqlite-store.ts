@@ -6,6 +6,7 @@ import { ConfigurationError } from '../errors';
 import { migrate } from './migrations';
 import { SqlConversationStore } from './sql-conversation-store';
 import { StoreCipher, type StoreKeysOption } from './store-cipher';
+import { checkStoreKeys } from './store-key-check';
 import type { SqlDriver, SqlExecutor, SqlValue } from './sql-driver';
 import { StoreUnavailableError } from './store-errors';
 
@@ -35,6 +36,7 @@ export class SqliteConversationStore extends SqlConversationStore {
     const driver = SqliteDriver.open(file);
     try {
       await migrate(driver);
+      await checkStoreKeys(driver, cipher);
     } catch (error) {
       await driver.close();
       throw error;

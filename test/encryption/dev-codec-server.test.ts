@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { startDevCodecServer } from '../../src/cli/dev-codec-server';
@@ -19,6 +22,10 @@ describe("cadre dev's codec server", () => {
 
   it('starts with the keys, and the embedded UI is given it as its codec endpoint', async () => {
     process.env.CADRE_PAYLOAD_KEYS = `dev:${randomBytes(32).toString('base64')}`;
+    // A store of its own: the suite's shared store holds clear messages, which a keyed process refuses.
+    const savedStore = process.env.CADRE_STORE_URL;
+    const folder = mkdtempSync(join(tmpdir(), 'cadre-dev-codec-'));
+    process.env.CADRE_STORE_URL = `sqlite:${join(folder, 'cadre.db')}`;
     const lines: string[] = [];
     const codec = await startDevCodecServer((line) => lines.push(line), 0);
     expect(codec).toBeDefined();
@@ -59,6 +66,9 @@ describe("cadre dev's codec server", () => {
     } finally {
       await server.stop();
       await codec!.close();
+      if (savedStore === undefined) delete process.env.CADRE_STORE_URL;
+      else process.env.CADRE_STORE_URL = savedStore;
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

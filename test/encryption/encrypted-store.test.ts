@@ -245,10 +245,28 @@ describe('the conversation store with payload keys', () => {
     await expect(newOnly.readMessages('c1')).rejects.toThrow(
       /encrypted with key 'k1', which this process does not have/,
     );
+    await expect(newOnly.readMessages('c1')).rejects.toBeInstanceOf(StoreDecryptionError);
     await newOnly.close();
-    const clear = await SqliteConversationStore.open(file, { payloadKeys: null });
-    await expect(clear.readMessages('c1')).rejects.toBeInstanceOf(StoreDecryptionError);
-    await clear.close();
+  });
+
+  it('refuses at open a store written under the other setting: keys on a clear store, no keys on an encrypted one', async () => {
+    const encrypted = path.join(folder, 'mixed-encrypted.db');
+    const keyed = await SqliteConversationStore.open(encrypted, { payloadKeys: key1 });
+    await keyed.ensureConversation({ id: 'c1', workflowId: 'w1' });
+    await keyed.appendMessages('c1', 0, [{ role: 'user', content: 'sealed' }]);
+    await keyed.close();
+    await expect(SqliteConversationStore.open(encrypted, { payloadKeys: null })).rejects.toThrow(
+      /is encrypted, and this process has no payload keys\. Set CADRE_PAYLOAD_KEYS/,
+    );
+
+    const clear = path.join(folder, 'mixed-clear.db');
+    const plain = await SqliteConversationStore.open(clear, { payloadKeys: null });
+    await plain.ensureConversation({ id: 'c1', workflowId: 'w1' });
+    await plain.appendMessages('c1', 0, [{ role: 'user', content: 'clear' }]);
+    await plain.close();
+    await expect(SqliteConversationStore.open(clear, { payloadKeys: key1 })).rejects.toThrow(
+      /holds messages in clear, and this process has payload keys \(k1 encrypting\)/,
+    );
   });
 
   it('refuses a row copied from another row, and a clear row where keys are set', async () => {
