@@ -10,6 +10,7 @@ import { callKey, submitToolOutputs, toolOutputParts } from './client-tool-outpu
 import { deliverChatMessage } from './chat-delivery';
 import { readTree } from './tree-follower';
 import { turnResponse } from './turn-response';
+import { noUsage, parseTotals, treeTotals } from './turn-usage';
 
 /** Who is chatting, as `authorize` establishes it. */
 export interface ChatUser {
@@ -132,6 +133,8 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
     }
     const before = await statusOf(client, workflowId);
     const from: StreamCursor = { [workflowId]: before ? await eventCount(client, workflowId) : 0 };
+    // The turn's usage is what the tree's totals grow by from here to the settled response.
+    const usageFrom = before ? await treeTotals(client, workflowId) : noUsage;
     await deliverChatMessage(
       client,
       {
@@ -153,6 +156,7 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
       from,
       settle: { activationsAbove, decided: new Set() },
       metadata,
+      usageFrom,
       signal: request.signal,
       maxMs,
     });
@@ -204,6 +208,8 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
     suppressBefore: (last.id === messageId ? clientCursor(last) : undefined) ?? now,
     settle: { decided, submitted: new Set((answered?.submitted ?? []).map(callKey)) },
     metadata,
+    // The page's copy of the turn says where its usage is measured from.
+    usageFrom: last.id === messageId ? parseTotals(metadataOfMessage(last)?.usageFrom) : undefined,
     errors,
     signal: request.signal,
     maxMs,
@@ -260,11 +266,15 @@ async function eventCount(client: AgentClient, workflowId: string): Promise<numb
 
 /** The cursor the page's copy of the message was written up to, from its metadata. */
 function clientCursor(message: ChatMessage): StreamCursor | undefined {
-  const cursor = (message.metadata as Partial<ChatMessageMetadata> | undefined)?.cadre?.cursor;
+  const cursor = metadataOfMessage(message)?.cursor;
   if (!cursor || typeof cursor !== 'object') return undefined;
   const entries = Object.entries(cursor);
   if (!entries.every(([, value]) => Number.isSafeInteger(value) && value >= 0)) return undefined;
   return Object.fromEntries(entries);
+}
+
+function metadataOfMessage(message: ChatMessage): Partial<ChatMessageMetadata['cadre']> | undefined {
+  return (message.metadata as Partial<ChatMessageMetadata> | undefined)?.cadre;
 }
 
 function json(status: number, body: unknown): Response {

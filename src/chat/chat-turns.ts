@@ -1,5 +1,6 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
+import type { UsageTotals } from '../protocol/usage';
 import { type ProjectorLookups, UIProjector } from './ui-projector';
 
 /** What every assistant message of a chat carries in `metadata.cadre`. */
@@ -10,6 +11,10 @@ export interface ChatMessageMetadata {
     uiUrl?: string;
     /** Where the response that wrote this message stopped: a continuation resumes there. */
     cursor?: StreamCursor;
+    /** What the tree spent in this turn, set when the turn's response settles; `costUsd` only when every route has a price. */
+    usage?: UsageTotals;
+    /** The tree's totals when the turn's message was sent: a continuation of the turn measures from there. */
+    usageFrom?: UsageTotals;
   };
 }
 

@@ -1,10 +1,12 @@
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
 import type { AgentClient } from '../client/agent-client';
 import type { StreamCursor, StreamedEvent } from '../client/tree-stream';
+import type { UsageTotals } from '../protocol/usage';
 import { type ChatMessageMetadata, turnMessageId } from './chat-turns';
 import { runLookups } from './run-lookups';
 import { callKey } from './client-tool-outputs';
 import { TreeFollower } from './tree-follower';
+import { treeTotals, usageSince } from './turn-usage';
 import { UIProjector } from './ui-projector';
 
 /** When a response may end: the activation settled, or the tree waits for a human or for the page's tool result. */
@@ -28,6 +30,8 @@ export interface TurnResponseOptions {
   suppressBefore?: StreamCursor;
   settle: SettleRule;
   metadata: ChatMessageMetadata;
+  /** The tree's totals when the turn's message was sent: the settled response reports the turn's usage. */
+  usageFrom?: UsageTotals;
   /** Refused decisions, sent as an error at the end so the page shows them. */
   errors?: string[];
   signal?: AbortSignal;
@@ -105,7 +109,10 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
     if (!started) start(turnMessageId(workflowId, options.from[workflowId] ?? 0));
     for (const chunk of early.splice(0)) write(chunk);
     for (const chunk of projector.close()) write(chunk);
-    const metadata: ChatMessageMetadata = { cadre: { ...options.metadata.cadre, cursor: follower.cursor } };
+    const usage = options.usageFrom
+      ? { usageFrom: options.usageFrom, usage: usageSince(options.usageFrom, await treeTotals(client, workflowId)) }
+      : {};
+    const metadata: ChatMessageMetadata = { cadre: { ...options.metadata.cadre, cursor: follower.cursor, ...usage } };
     write({ type: 'message-metadata', messageMetadata: metadata });
     for (const errorText of options.errors ?? []) write({ type: 'error', errorText });
     write({ type: 'finish' });

@@ -1,5 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { createChatHandler, type ChatHandler } from '../../src/chat/chat-handler';
+import type { ChatMessageMetadata } from '../../src/chat/chat-turns';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait';
 import { assemble, chatAgents, chatSecret, executions, greeting, readChunks } from './fixtures';
@@ -66,6 +67,27 @@ describe('chat handler', () => {
       expect.objectContaining({ type: 'text', text: greeting }),
     ]);
     expect((await env.client.getHandle(chatId).status()).status).toBe('idle');
+  });
+
+  it("ends each turn's message with that turn's usage: a second turn counts only its own model calls", async () => {
+    const chatId = newChatId('chat-files');
+    const usageOf = (chunks: UIMessageChunk[]) =>
+      (chunks.filter((chunk) => chunk.type === 'message-metadata').at(-1) as { messageMetadata?: ChatMessageMetadata })
+        ?.messageMetadata?.cadre.usage;
+    const first = await readChunks(await post({ id: chatId, agent: 'chat-files', messages: [userMessage('hi')] }));
+    // The mock model reports 10 input and 5 output tokens a step.
+    expect(usageOf(first)).toEqual({ inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, modelCalls: 1 });
+    expect((await assemble(first)).metadata).toMatchObject({ cadre: { usage: { modelCalls: 1 } } });
+    const second = await readChunks(await post({ id: chatId, messages: [userMessage('hi again')] }));
+    expect(usageOf(second)).toEqual({ inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, modelCalls: 1 });
+    expect((await env.client.getHandle(chatId).usage()).total.modelCalls).toBe(2);
+
+    // A turn continued after an approval counts from the turn's message: both of its model calls.
+    const { chunks, message } = await requestDeletion(chatId, 'usage.log');
+    expect(usageOf(chunks)).toMatchObject({ modelCalls: 1 });
+    const reply = answered(message, true);
+    const continued = await readChunks(await post({ id: chatId, messages: [userMessage('delete usage.log'), reply] }));
+    expect(usageOf(continued)).toEqual({ inputTokens: 20, outputTokens: 10, cachedInputTokens: 0, modelCalls: 2 });
   });
 
   it('turns an approval response into a decision by the signed-in user: the tool runs once and the answer follows', async () => {

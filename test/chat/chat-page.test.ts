@@ -40,6 +40,8 @@ describe('chat page in a browser', () => {
       address: testAddress(),
       namespace: testNamespace(),
       taskQueue: env.client.taskQueue,
+      // Priced, so the page's usage line shows a cost: a model instance runs under the route `agent:<name>`.
+      pricing: { 'agent:chat-files': { inputPerMTok: 100, outputPerMTok: 400 } },
     });
     server = await startChatServer({
       client,
@@ -76,7 +78,7 @@ describe('chat page in a browser', () => {
   const assistantText = () =>
     page.locator('.message.assistant p').evaluateAll((items) => items.map((item) => item.textContent ?? '').join('|'));
 
-  it('shows the answer growing in steps while it streams', async () => {
+  it("shows the answer growing in steps while it streams, and the turn's usage under it once it settles", async () => {
     await openChat('chat-files');
     await send('hi');
     const seen = new Set<string>();
@@ -91,6 +93,9 @@ describe('chat page in a browser', () => {
     const partial = [...seen].filter((text) => text.length > 0 && text !== greeting);
     expect(partial.length).toBeGreaterThanOrEqual(1);
     for (const text of partial) expect(greeting.startsWith(text)).toBe(true);
+    // One model call of 10 input and 5 output tokens, at $100 and $400 per million.
+    await page.getByTestId('turn-usage').waitFor();
+    expect(await page.getByTestId('turn-usage').textContent()).toBe('10 tokens in · 5 out · 1 model call · $0.0030');
   });
 
   it('asks before deleting; Approve runs the tool once and the answer follows', async () => {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { MessagePart } from './message-part';
 import { withoutResetText } from './step-resets';
 import { PartBoundary, type PartIdentity } from './part-boundary';
+import { TurnUsage } from './turn-usage';
 
 interface CadreMetadata {
   cadre?: { workflowId: string; uiUrl?: string };
@@ -110,6 +111,7 @@ export function ChatView({
                 />
               </PartBoundary>
             ))}
+            <TurnUsage message={message} />
           </div>
         ))}
         {busy && (
