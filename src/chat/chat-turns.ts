@@ -10,6 +10,8 @@ export interface ChatMessageMetadata {
     uiUrl?: string;
     /** Where the response that wrote this message stopped: a continuation resumes there. */
     cursor?: StreamCursor;
+    /** Set on the answer to an edited message: the new chat the edit forked, which goes on from here. */
+    chatId?: string;
   };
 }
 
