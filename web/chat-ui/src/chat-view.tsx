@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { MessagePart } from './message-part';
 import { withoutResetText } from './step-resets';
 import { PartBoundary, type PartIdentity } from './part-boundary';
+import { followFork, MessageEdit, serverMessageId } from './message-edit';
 
 interface CadreMetadata {
   cadre?: { workflowId: string; uiUrl?: string };
@@ -56,7 +57,20 @@ export function ChatView({
       transport,
       resume: true,
       sendAutomaticallyWhen: approvalsAnswered,
+      onFinish: ({ message, isAbort, isError }) => {
+        if (!isAbort && !isError) followFork(agent, message);
+      },
     });
+  const [editProblem, setEditProblem] = useState<string>();
+  const resend = (messageId: string, text: string) => {
+    setEditProblem(undefined);
+    serverMessageId(chatId, messages, messageId)
+      .then(async ({ id, restored }) => {
+        setMessages(restored);
+        await sendMessage({ text, messageId: id });
+      })
+      .catch((problem: Error) => setEditProblem(problem.message));
+  };
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
   const waiting = status === 'ready' && awaitsDecision(messages);
@@ -110,11 +124,19 @@ export function ChatView({
                 />
               </PartBoundary>
             ))}
+            {message.role === 'user' && (
+              <MessageEdit message={message} disabled={busy} onSend={(text) => resend(message.id, text)} />
+            )}
           </div>
         ))}
         {busy && (
           <div className="muted" data-testid="busy">
             working…
+          </div>
+        )}
+        {editProblem && (
+          <div className="error" data-testid="edit-error">
+            {editProblem}
           </div>
         )}
         {error && (
