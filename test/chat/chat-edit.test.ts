@@ -108,4 +108,20 @@ describe('chat edit and resend', () => {
     for await (const message of env.client.getHandle(workflowOf(chatId, 'bob')).messages()) bobs.push(message);
     expect(bobs.map(textOf)).toEqual(['hijack', greeting]);
   });
+
+  it('regenerates an answer as a fork at the user message before it, in a new chat', async () => {
+    const id = `chat-files-regen${Date.now().toString(36)}`;
+    await readChunks(await post({ id, agent: 'chat-files', message: say('only question') }));
+    const [question, answer] = await restore(id);
+    // useChat's regenerate() drops the answer and resends the user message before it.
+    const response = await post({ id, message: question, trigger: 'regenerate-message', messageId: answer?.id });
+    const forkChat = response.headers.get('x-cadre-chat-id') as string;
+    expect(forkChat).toMatch(/^chat-files-/);
+    expect(textOf(await assemble(await readChunks(response)))).toBe(greeting);
+    expect((await restore(forkChat)).map((message) => [message.role, textOf(message)])).toEqual([
+      ['user', 'only question'],
+      ['assistant', greeting],
+    ]);
+    expect(await restore(id)).toEqual([question, answer]);
+  });
 });
