@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { UIMessage } from 'ai';
 import type { AgentClient } from '../client/agent-client';
 import { type ForkMemo, forkMemoKey } from '../client/run-fork';
@@ -12,8 +13,9 @@ import { readTree } from './tree-follower';
 const maxForkDepth = 50;
 
 /**
- * The chat as UI messages: a chat forked by an edit shows its origin's turns before the edited
- * message (with the origin's message ids), then its own.
+ * The chat as UI messages. A chat that is a fork (of an edit, or of `handle.fork`) shows its
+ * origin's turns before the user message it branched at (with the origin's message ids), then
+ * its own; when the origin is gone (past its retention), only its own.
  */
 export async function restoredChat(
   client: AgentClient,
@@ -25,7 +27,13 @@ export async function restoredChat(
   const own = await chatMessages(workflowId, events, runLookups(client, workflowId), metadata(workflowId));
   const origin = depth < maxForkDepth ? await forkOrigin(client, workflowId) : undefined;
   if (!origin) return own;
-  const before = await restoredChat(client, origin.workflowId, metadata, depth + 1);
+  let before: UIMessage[];
+  try {
+    before = await restoredChat(client, origin.workflowId, metadata, depth + 1);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return own;
+    throw error;
+  }
   // The k-th user message of a chat is the k-th user message of its stored conversation.
   let users = 0;
   let index = 0;

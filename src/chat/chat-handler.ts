@@ -226,13 +226,14 @@ async function editChat(
   edited: ChatMessage,
   request: Request,
 ): Promise<Response | undefined> {
-  if (!(await statusOf(options.client, workflowId))) return undefined;
+  const status = await statusOf(options.client, workflowId);
+  if (!status) return undefined;
   const restored = await restoredChat(options.client, workflowId, (id) => metadataOf(options, id));
   const ordinal = editedOrdinal(restored, edited.id);
   if (ordinal === undefined) return undefined;
   const text = userText(edited);
-  const agent = (await options.client.getHandle(workflowId).status()).agent;
-  const fork = await forkChatAt(options.client, workflowId, ordinal, text, (id) => sessionId(options, id, user), agent);
+  const newWorkflowId = (chatId: string) => sessionId(options, chatId, user);
+  const fork = await forkChatAt(options.client, workflowId, ordinal, text, newWorkflowId, status.agent);
   const metadata = metadataOf(options, fork.workflowId);
   metadata.cadre.chatId = fork.chatId;
   const response = turnResponse({
