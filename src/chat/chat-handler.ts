@@ -4,8 +4,8 @@ import type { StreamCursor } from '../client/tree-stream';
 import type { AgentStatusReport } from '../protocol/definitions';
 import { eventsQuery } from '../protocol/definitions';
 import { type ChatMessage, ChatRequestError, chatIdSchema, readChatBody } from './chat-request';
-import { type ChatMessageMetadata, chatMessages, lastTurnStart, turnMessageId } from './chat-turns';
-import { runLookups } from './run-lookups';
+import { type ChatMessageMetadata, lastTurnStart, turnMessageId } from './chat-turns';
+import { editedOrdinal, forkChatAt, restoredChat } from './chat-edit';
 import { callKey, submitToolOutputs, toolOutputParts } from './client-tool-outputs';
 import { deliverChatMessage } from './chat-delivery';
 import { readTree } from './tree-follower';
@@ -49,7 +49,8 @@ export type ChatHandler = (request: Request) => Promise<Response>;
  * A durable backend for the AI SDK's `useChat`: each chat is a Cadre session workflow. Endpoints
  * (under `basePath`): `POST /` sends a message, approval decisions or client-side tool results
  * (`addToolOutput`) and streams the activation; `GET /:id/stream` resumes it (204 when nothing runs); `GET /:id/messages` restores the chat as
- * `UIMessage[]`; `POST /:id/stop` interrupts the activation; `GET /agents` lists the agents.
+ * `UIMessage[]`; a POST that edits an earlier user message forks the chat there into a new chat
+ * (`metadata.cadre.chatId`); `POST /:id/stop` interrupts the activation; `GET /agents` lists the agents.
  * @example
  * const chat = createChatHandler({ client: await AgentClient.connect(), agents: ['file-manager'], authorize });
  * export const POST = chat; // Next.js app/api/chat/[[...path]]/route.ts, with GET = chat
@@ -115,18 +116,25 @@ function metadataOf(options: ChatHandlerOptions, workflowId: string): ChatMessag
 
 async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Request, maxBodyBytes: number) {
   const body = await readChatBody(request, maxBodyBytes);
-  if (body.trigger === 'regenerate-message') {
-    throw new ChatRequestError(400, 'A durable chat cannot regenerate a message; send a new message instead.');
-  }
   const workflowId = sessionId(options, body.id, user);
   const last = body.message ?? body.messages?.at(-1);
   if (!last) throw new ChatRequestError(400, 'The body has no message.');
+  // An edit (`sendMessage({ messageId })`) or a regenerate resends an earlier user message: the chat forks there.
+  if (last.role === 'user' && (body.trigger === 'regenerate-message' || body.messageId === last.id)) {
+    const edited = await editChat(options, user, workflowId, last, request);
+    if (edited) return edited;
+  }
+  if (body.trigger === 'regenerate-message') {
+    throw new ChatRequestError(
+      400,
+      'Regenerate needs the user message before the answer, with the id the chat gave it (GET /:id/messages).',
+    );
+  }
   const client = options.client;
   const maxMs = options.streamTimeoutMs ?? 600_000;
   const metadata = metadataOf(options, workflowId);
   if (last.role === 'user') {
-    const text = last.parts.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
-    if (text.trim().length === 0) throw new ChatRequestError(400, 'The user message has no text part; send some text.');
+    const text = userText(last);
     const agent = body.agent ?? options.agents[0] ?? '';
     if (!options.agents.includes(agent)) {
       throw new ChatRequestError(400, `Unknown agent '${agent}'; this endpoint serves: ${options.agents.join(', ')}.`);
@@ -216,6 +224,44 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
   });
 }
 
+/** Forks the chat at the edited user message into a new chat and streams the new chat's answer; undefined when the id is not one of the chat's. */
+async function editChat(
+  options: ChatHandlerOptions,
+  user: ChatUser,
+  workflowId: string,
+  edited: ChatMessage,
+  request: Request,
+): Promise<Response | undefined> {
+  const status = await statusOf(options.client, workflowId);
+  if (!status) return undefined;
+  const restored = await restoredChat(options.client, workflowId, (id) => metadataOf(options, id));
+  const ordinal = editedOrdinal(restored, edited.id);
+  if (ordinal === undefined) return undefined;
+  const text = userText(edited);
+  const newWorkflowId = (chatId: string) => sessionId(options, chatId, user);
+  const fork = await forkChatAt(options.client, workflowId, ordinal, text, newWorkflowId, status.agent);
+  const metadata = metadataOf(options, fork.workflowId);
+  metadata.cadre.chatId = fork.chatId;
+  const response = turnResponse({
+    client: options.client,
+    workflowId: fork.workflowId,
+    from: { [fork.workflowId]: 0 },
+    settle: { activationsAbove: 0, decided: new Set() },
+    metadata,
+    signal: request.signal,
+    maxMs: options.streamTimeoutMs ?? 600_000,
+  });
+  const headers = new Headers(response.headers);
+  headers.set('x-cadre-chat-id', fork.chatId);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+function userText(message: ChatMessage): string {
+  const text = message.parts.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])).join('\n');
+  if (text.trim().length === 0) throw new ChatRequestError(400, 'The user message has no text part; send some text.');
+  return text;
+}
+
 async function resumeChat(options: ChatHandlerOptions, workflowId: string, request: Request): Promise<Response> {
   const status = await statusOf(options.client, workflowId);
   const running = status && (status.status === 'running' || status.status === 'starting' || status.pendingMessages > 0);
@@ -237,9 +283,7 @@ async function resumeChat(options: ChatHandlerOptions, workflowId: string, reque
 
 async function restoreChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {
   if (!(await statusOf(options.client, workflowId))) return json(200, []);
-  const { events } = await readTree(options.client, workflowId);
-  const lookups = runLookups(options.client, workflowId);
-  return json(200, await chatMessages(workflowId, events, lookups, metadataOf(options, workflowId)));
+  return json(200, await restoredChat(options.client, workflowId, (id) => metadataOf(options, id)));
 }
 
 async function stopChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {

@@ -15,6 +15,8 @@ export interface ChatMessageMetadata {
     usage?: UsageTotals;
     /** The tree's totals when the turn's message was sent: a continuation of the turn measures from there. */
     usageFrom?: UsageTotals;
+    /** Set on the answer to an edited message: the new chat the edit forked, which goes on from here. */
+    chatId?: string;
   };
 }
 

@@ -5,6 +5,7 @@ import { MessagePart } from './message-part';
 import { withoutResetText } from './step-resets';
 import { PartBoundary, type PartIdentity } from './part-boundary';
 import { TurnUsage } from './turn-usage';
+import { followFork, MessageEdit, serverMessageId } from './message-edit';
 
 interface CadreMetadata {
   cadre?: { workflowId: string; uiUrl?: string };
@@ -57,7 +58,20 @@ export function ChatView({
       transport,
       resume: true,
       sendAutomaticallyWhen: approvalsAnswered,
+      onFinish: ({ message, isAbort, isError }) => {
+        if (!isAbort && !isError) followFork(agent, message);
+      },
     });
+  const [editProblem, setEditProblem] = useState<string>();
+  const resend = (messageId: string, text: string) => {
+    setEditProblem(undefined);
+    serverMessageId(chatId, messages, messageId)
+      .then(async ({ id, restored }) => {
+        setMessages(restored);
+        await sendMessage({ text, messageId: id });
+      })
+      .catch((problem: Error) => setEditProblem(problem.message));
+  };
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
   const waiting = status === 'ready' && awaitsDecision(messages);
@@ -112,11 +126,19 @@ export function ChatView({
               </PartBoundary>
             ))}
             <TurnUsage message={message} />
+            {message.role === 'user' && (
+              <MessageEdit message={message} disabled={busy} onSend={(text) => resend(message.id, text)} />
+            )}
           </div>
         ))}
         {busy && (
           <div className="muted" data-testid="busy">
             working…
+          </div>
+        )}
+        {editProblem && (
+          <div className="error" data-testid="edit-error">
+            {editProblem}
           </div>
         )}
         {error && (
