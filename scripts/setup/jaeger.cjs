@@ -1,5 +1,5 @@
 /**
- * Builds Jaeger (all-in-one: collector, in-memory storage, query API and UI) into .cadre/bin with Go,
+ * Builds Jaeger (all-in-one: collector, in-memory storage and query API; its Go module carries no UI assets)
  * for `cadre dev --traces` and the trace tests.
  */
 'use strict';
