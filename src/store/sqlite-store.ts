@@ -33,7 +33,7 @@ export class SqliteConversationStore extends SqlConversationStore {
    */
   static async open(file: string, options: { payloadKeys?: StoreKeysOption } = {}): Promise<SqliteConversationStore> {
     const cipher = StoreCipher.from(options.payloadKeys);
-    const driver = SqliteDriver.open(file);
+    const driver = await SqliteDriver.openWaiting(file);
     try {
       await migrate(driver);
       await checkStoreKeys(driver, cipher);
@@ -72,6 +72,23 @@ class SqliteDriver implements SqlDriver {
     readonly address: string,
     private readonly mutex: Mutex,
   ) {}
+
+  /**
+   * {@link open}, waiting up to the busy timeout while another process holds the file: switching
+   * to WAL can report "database is locked" without waiting, while that process creates the file.
+   */
+  static async openWaiting(file: string): Promise<SqliteDriver> {
+    const deadline = Date.now() + sqliteBusyTimeoutMs;
+    for (;;) {
+      try {
+        return SqliteDriver.open(file);
+      } catch (error) {
+        const busy = (error as { cause?: { errcode?: unknown } }).cause?.errcode === sqliteBusy;
+        if (!busy || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
 
   static open(file: string): SqliteDriver {
     const address = `sqlite:${file}`;
