@@ -5,7 +5,8 @@
  * the Java time-skipping test server fetched with Maven; in a checkout of Cadre also Debian's
  * Chromium for the chat page's browser tests (installed with apt when running as root, otherwise
  * setup says what to install; required only under `npm test`) and Jaeger built with Go for
- * `cadre dev --traces` (skipped with a note where Go is missing). Plain CommonJS without
+ * `cadre dev --traces` (skipped with a note where Go is missing), and a Python venv with `temporalio`
+ * for the Python examples' tests (skipped with a note where Python 3 is missing). Plain CommonJS without
  * dependencies, for any Node from 20 on.
  *
  *   node scripts/setup.cjs                          provision whatever is missing
@@ -28,9 +29,12 @@ const temporalCli = require('./setup/temporal-cli.cjs');
 const testServer = require('./setup/test-server.cjs');
 const chromium = require('./setup/chromium.cjs');
 const jaeger = require('./setup/jaeger.cjs');
+const pythonClient = require('./setup/python-client.cjs');
 
 /** Every piece setup knows; Chromium only serves Cadre's own browser tests, so a project skips it. */
-const PIECES = ['temporal-cli', 'test-server', 'chromium', 'jaeger'];
+const PIECES = ['temporal-cli', 'test-server', 'chromium', 'jaeger', 'python'];
+/** Pieces that serve Cadre's own tests and tools, provisioned by default only in a checkout of Cadre. */
+const CHECKOUT_PIECES = ['chromium', 'jaeger', 'python'];
 const USAGE = `Usage: node scripts/setup.cjs [--if-missing] [--only ${PIECES.join(',')}]`;
 
 /** The flags, or a message saying what is wrong with them. */
@@ -58,20 +62,29 @@ async function main() {
     process.stderr.write(`[cadre setup] ${error}. ${USAGE}\n`);
     return 2;
   }
-  // Chromium and Jaeger serve Cadre's own tests and `cadre dev --traces`; a project asks for Jaeger by name.
+  // Chromium, Jaeger and Python serve Cadre's own tests and `cadre dev --traces`; a project asks for them by name.
   const wanted = new Set(
-    options.only || (inCheckout ? PIECES : PIECES.filter((piece) => piece !== 'chromium' && piece !== 'jaeger')),
+    options.only || (inCheckout ? PIECES : PIECES.filter((piece) => !CHECKOUT_PIECES.includes(piece))),
   );
   const cliSkipReason = wanted.has('temporal-cli') ? temporalCli.temporalCliSkipReason() : 'not asked';
   const testServerReady = wanted.has('test-server') ? testServer.testServerPresent() : true;
   const chromiumSkipReason = wanted.has('chromium') ? chromium.chromiumSkipReason() : 'not asked';
   const jaegerSkipReason = wanted.has('jaeger') ? jaeger.jaegerSkipReason() : 'not asked';
-  if (options.ifMissing && cliSkipReason && testServerReady && chromiumSkipReason && jaegerSkipReason) {
+  const pythonSkipReason = wanted.has('python') ? pythonClient.pythonClientSkipReason() : 'not asked';
+  if (
+    options.ifMissing &&
+    cliSkipReason &&
+    testServerReady &&
+    chromiumSkipReason &&
+    jaegerSkipReason &&
+    pythonSkipReason
+  ) {
     const reasons = [
       wanted.has('temporal-cli') && cliSkipReason,
       wanted.has('test-server') && `test server present: ${relative(testServer.testServerPath)}`,
       wanted.has('chromium') && chromiumSkipReason,
       wanted.has('jaeger') && jaegerSkipReason,
+      wanted.has('python') && pythonSkipReason,
     ];
     say(`${reasons.filter(Boolean).join('; ')}; nothing to do`);
     return 0;
@@ -103,6 +116,10 @@ async function main() {
   if (wanted.has('jaeger')) {
     if (jaegerSkipReason) say(jaegerSkipReason);
     else await jaeger.provisionJaeger().catch((failure) => failures.push(failure));
+  }
+  if (wanted.has('python')) {
+    if (pythonSkipReason) say(pythonSkipReason);
+    else await pythonClient.provisionPythonClient().catch((failure) => failures.push(failure));
   }
   for (const failure of failures) {
     process.stderr.write(`[cadre setup] FAILED: ${failure instanceof SetupError ? failure.message : failure.stack}\n`);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { Client } from '@temporalio/client';
 import { AgentClient } from '../../src/client/agent-client';
 import type { Floor } from './floor-measure';
 import { cadreToolStarts, floorToolStarts } from './tool-starts';
@@ -22,11 +23,12 @@ export class WorkerProcess {
     });
   }
 
-  /** Starts the side's worker on `taskQueue` and resolves once it polls. */
+  /** Starts the side's worker on `taskQueue` and resolves once it polls; `extraEnv` adds to its environment. */
   static async start(
     env: { address: string; namespace: string; storeUrl: string },
     side: 'cadre' | 'floor',
     taskQueue: string,
+    extraEnv: Record<string, string> = {},
   ): Promise<WorkerProcess> {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', require.resolve('./worker-process')], {
       env: {
@@ -36,6 +38,7 @@ export class WorkerProcess {
         CADRE_BENCH_STORE: env.storeUrl,
         CADRE_BENCH_TASK_QUEUE: taskQueue,
         CADRE_BENCH_SIDE: side,
+        ...extraEnv,
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -104,7 +107,11 @@ export async function startSeparateWorkers(env: {
   });
   return {
     cadre,
-    floor: { temporal: cadre.client, taskQueue: floorQueue },
+    // A client of its own: the floor's payloads stay Temporal's default whatever Cadre's client encodes.
+    floor: {
+      temporal: new Client({ connection: cadre.client.connection, namespace: env.namespace }),
+      taskQueue: floorQueue,
+    },
     processes,
     async close() {
       await cadre.close();

@@ -236,7 +236,7 @@ export function buildProgram(printer = new Printer()): Command {
       "provision the Temporal CLI and the time-skipping test server into the project's .cadre/ (or CADRE_HOME)",
     )
     .option('--if-missing', 'do nothing when they are there')
-    .option('--only <pieces>', 'only these, comma-separated: temporal-cli, test-server (and chromium, jaeger in a checkout)')
+    .option('--only <pieces>', 'only these, comma-separated: temporal-cli, test-server (and chromium, jaeger, python in a checkout)')
     .action((options: { ifMissing?: boolean; only?: string }) => {
       const script = path.join(findProjectRoot(__dirname), 'scripts', 'setup.cjs');
       const flags = [...(options.ifMissing ? ['--if-missing'] : []), ...(options.only ? ['--only', options.only] : [])];

@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { startCodecServer } from '../../src/codec/codec-http-server';
 import { findTemporalCli } from '../../src/server/paths';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { base64Spellings, encodingOf, expectNoneOf, payloadsOf } from '../helpers/history-payloads';
 import { waitFor } from '../helpers/wait';
 
 const key1 = `k1:${randomBytes(32).toString('base64')}`;
@@ -88,46 +89,9 @@ const agentsWith = (delayMs: number) => [
   }),
 ];
 
-/**
- * Every payload of a history, except search attributes, headers and patch markers, which no codec
- * touches (the SDK's core writes a patch marker's id itself; it holds no content).
- */
-function payloadsOf(value: unknown, found: Payload[] = []): Payload[] {
-  if (!value || typeof value !== 'object') return found;
-  const record = value as Record<string, unknown>;
-  if ((record.markerRecordedEventAttributes as { markerName?: string } | undefined)?.markerName === 'core_patch')
-    return found;
-  if (record.metadata && typeof record.metadata === 'object' && record.data instanceof Uint8Array) {
-    found.push(record as Payload);
-    return found;
-  }
-  for (const [name, child] of Object.entries(record)) {
-    if (name === 'searchAttributes' || name === 'header') continue;
-    if (Array.isArray(child)) for (const each of child) payloadsOf(each, found);
-    else payloadsOf(child, found);
-  }
-  return found;
-}
-
-/** The three base64 spellings of `text`, whatever its offset in the encoded bytes. */
-function base64Spellings(text: string): string[] {
-  return [0, 1, 2].map((offset) => {
-    const encoded = Buffer.concat([Buffer.alloc(offset), Buffer.from(text)]).toString('base64');
-    return encoded.slice(Math.ceil((offset * 4) / 3) + 1, -4);
-  });
-}
-
 /** Expects none of the canaries in `bytes`, neither raw nor in base64. */
-function expectNoCanary(bytes: Buffer, where: string): void {
-  const asBase64 = bytes.toString('base64');
-  for (const value of Object.values(canary)) {
-    expect({ where, value, raw: bytes.includes(value) }).toEqual({ where, value, raw: false });
-    for (const spelling of base64Spellings(value)) expect(asBase64.includes(spelling)).toBe(false);
-    expect(bytes.includes(Buffer.from(value).toString('base64').slice(0, -2))).toBe(false);
-  }
-}
+const expectNoCanary = (bytes: Buffer, where: string) => expectNoneOf(Object.values(canary), bytes, where);
 
-const encoding = (payload: Payload) => new TextDecoder().decode(payload.metadata?.encoding ?? new Uint8Array());
 const keyIdOf = (payload: Payload) =>
   new TextDecoder().decode(payload.metadata?.['encryption-key-id'] ?? new Uint8Array());
 
@@ -169,11 +133,11 @@ describe('a run with payload keys', () => {
     expectNoCanary(Buffer.from(JSON.stringify(history)), 'history as JSON');
     const payloads = payloadsOf(history);
     expect(payloads.length).toBeGreaterThan(10);
-    expect(payloads.filter((payload) => encoding(payload) !== 'binary/encrypted')).toEqual([]);
+    expect(payloads.filter((payload) => encodingOf(payload) !== 'binary/encrypted')).toEqual([]);
 
     expect(heartbeats.length).toBeGreaterThan(0);
     for (const payload of heartbeats) {
-      expect(encoding(payload)).toBe('binary/encrypted');
+      expect(encodingOf(payload)).toBe('binary/encrypted');
       expectNoCanary(Buffer.from(payload.data!), 'heartbeat details');
     }
     const converter = test.client.client.options.loadedDataConverter;
@@ -182,7 +146,9 @@ describe('a run with payload keys', () => {
       converter.payloadConverter.fromPayload(payload),
     );
     // A streaming step heartbeats a progress marker; its text goes to the store's live stream instead.
-    expect(decodedBeats).toContainEqual(expect.objectContaining({ step: expect.any(Number), characters: expect.any(Number) }));
+    expect(decodedBeats).toContainEqual(
+      expect.objectContaining({ step: expect.any(Number), characters: expect.any(Number) }),
+    );
     const decoded = JSON.stringify(
       (await codec.decode(payloads)).map((payload) => converter.payloadConverter.fromPayload(payload)),
     );

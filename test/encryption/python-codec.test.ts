@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Payload, defaultPayloadConverter } from '@temporalio/common';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
+import { cadrePython } from '../helpers/python';
 
 const script = path.join(__dirname, '..', '..', 'examples', 'python', 'cadre_codec.py');
 const keys = `py-1:${randomBytes(32).toString('base64')},py-0:${randomBytes(32).toString('base64')}`;
@@ -23,13 +24,15 @@ const fromJson = (payload: JsonPayload): Payload => ({
 
 /** Runs the Python example codec on `payloads`; resolves with its answer, or throws with its error output. */
 function python(action: 'encode' | 'decode', payloads: Payload[], payloadKeys = keys): Payload[] {
-  const run = spawnSync('python3', [script, action], {
+  const run = spawnSync(cadrePython(), [script, action], {
     input: JSON.stringify({ payloads: payloads.map(toJson) }),
     env: { ...process.env, CADRE_PAYLOAD_KEYS: payloadKeys },
     encoding: 'utf8',
   });
   if (run.error)
-    throw new Error(`python3 did not run (${run.error.message}): install Python 3 and the cryptography package.`);
+    throw new Error(
+      `${cadrePython()} did not run (${run.error.message}): run \`node scripts/setup.cjs --only python\`.`,
+    );
   if (run.status !== 0) throw new Error(run.stderr);
   return (JSON.parse(run.stdout) as { payloads: JsonPayload[] }).payloads.map(fromJson);
 }

@@ -72,8 +72,8 @@ describe('scripts/setup.cjs', () => {
     const { status, stderr } = runSetup(['--only', 'temporal-cli,browser'], { cwd: root });
     expect(status).toBe(2);
     expect(stderr).toContain(
-      '[cadre setup] --only takes temporal-cli, test-server, chromium, jaeger (comma-separated); got temporal-cli,browser. ' +
-        'Usage: node scripts/setup.cjs [--if-missing] [--only temporal-cli,test-server,chromium,jaeger]',
+      '[cadre setup] --only takes temporal-cli, test-server, chromium, jaeger, python (comma-separated); got temporal-cli,browser. ' +
+        'Usage: node scripts/setup.cjs [--if-missing] [--only temporal-cli,test-server,chromium,jaeger,python]',
     );
   });
 });
