@@ -16,14 +16,14 @@ import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
 import { approvalLatency } from './floor/approval-measures';
 import { waitingMemory } from './floor/waiting-memory';
 import { startSeparateWorkers } from './floor/worker-processes';
-import { encryptionStepCpu } from './floor/encryption-measure';
+import { variantStepCpu, variants } from './floor/variant-measures';
 
 const parallelRuns = 4;
 /** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
 const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
 /** CPU milliseconds of this process and of the dev server, as `measureSettledCpu` gives them. */
 type Cpu = { worker: number; server: number };
-/** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting, encryption; all by default. */
+/** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting, encryption, tracing; all by default. */
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
 const measured = (measure: string) => !measures || measures.includes(measure);
 
@@ -45,7 +45,9 @@ export async function floorBench(): Promise<void> {
       if (measured('fanout')) await subagentFanout(workers.cadre, workers.floor);
       if (measured('starts')) await subagentStartCpu(workers.cadre, workers.floor, workers);
       if (measured('approvals')) await approvalLatency(workers.cadre, workers.floor, workers);
-      if (measured('encryption')) await encryptionStepCpu(server, workers.cadre, workers);
+      for (const [name, variant] of Object.entries(variants)) {
+        if (measured(name)) await variantStepCpu(variant(server), workers.cadre, server, workers);
+      }
     } finally {
       await workers.close();
     }

@@ -7,7 +7,8 @@ payload codec (cadre_codec.py beside it), so it drives encrypted runs too.
     python3 cadre_client.py AGENT "PROMPT" [--task-queue cadre] [--deny] [--by alice]
 
 Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_API_KEY / TEMPORAL_PROFILE.
-Prints one line per decision (`approved lookup by alice`), then the run's stop reason and text.
+Prints one line per decision (`approved lookup by alice`), then the run's stop reason and text;
+a failed run exits with status 1 and its failure's type and message.
 """
 
 import argparse
@@ -20,7 +21,7 @@ from typing import Sequence
 
 import temporalio.converter
 from temporalio.api.common.v1 import Payload
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowFailureError
 from temporalio.envconfig import ClientConfig
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -46,11 +47,15 @@ class CadreCodec(temporalio.converter.PayloadCodec):
 
 
 def data_converter() -> temporalio.converter.DataConverter:
-    """Temporal's default converter, with Cadre's codec when CADRE_PAYLOAD_KEYS is set."""
+    """Temporal's default converter; with CADRE_PAYLOAD_KEYS set, Cadre's codec, and failures' messages encoded."""
     keys = os.environ.get("CADRE_PAYLOAD_KEYS")
     if not keys:
         return temporalio.converter.default()
-    return dataclasses.replace(temporalio.converter.default(), payload_codec=CadreCodec(parse_keys(keys)))
+    return dataclasses.replace(
+        temporalio.converter.default(),
+        payload_codec=CadreCodec(parse_keys(keys)),
+        failure_converter_class=temporalio.converter.DefaultFailureConverterWithEncodedAttributes,
+    )
 
 
 async def pending_approvals(client: Client, workflow_id: str) -> list[dict]:
@@ -90,7 +95,12 @@ async def main() -> None:
             decided = await owner.execute_update("decideApproval", decision)
             print(f"{decided['status']} {decided['toolName']} by {args.by}", flush=True)
         await asyncio.wait({result_task}, timeout=0.5)
-    result = result_task.result()
+    try:
+        result = result_task.result()
+    except WorkflowFailureError as failure:
+        cause = failure.cause
+        kind = getattr(cause, "type", None) or type(cause).__name__
+        sys.exit(f"run {run.id} failed ({kind}): {cause}")
     print(f"stop reason: {result['stopReason']}")
     print(result["text"])
 

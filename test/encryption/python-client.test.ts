@@ -7,6 +7,7 @@ import { temporal } from '@temporalio/proto';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
+import { providerError } from '../../src/testing/provider-error';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import { encodingOf, expectNoneOf, payloadsOf } from '../helpers/history-payloads';
@@ -40,13 +41,28 @@ const model = reactiveModel(
 );
 const agents = [
   defineAgent({ name: 'py-keeper', model, tools: { lookup }, toolApproval: { lookup: 'user-approval' } }),
+  defineAgent({
+    name: 'py-refused',
+    model: reactiveModel(
+      () => {
+        throw providerError(400, 'the scripted provider refuses this request');
+      },
+      'done',
+      'py-refused',
+    ),
+  }),
 ];
 
 /** Runs the Python client example against the test's task queue; resolves with what it printed. */
-async function runPythonClient(taskQueue: string, prompt: string, extra: string[] = []): Promise<string> {
+async function runPythonClient(
+  taskQueue: string,
+  prompt: string,
+  extra: string[] = [],
+  agent = 'py-keeper',
+): Promise<string> {
   const { stdout } = await promisify(execFile)(
     cadrePython(),
-    [client, 'py-keeper', prompt, '--task-queue', taskQueue, '--by', 'py-alice', ...extra],
+    [client, agent, prompt, '--task-queue', taskQueue, '--by', 'py-alice', ...extra],
     {
       env: {
         ...process.env,
@@ -117,5 +133,25 @@ describe('the Python client example on an encrypted run', () => {
     ]);
     expect(printed).toContain('stop reason: completed\nThe lookup said: denied\n');
     expect(calls.slice(before)).toEqual([]);
+  });
+
+  it("exits with status 1 and the run's failure type and message when the run fails", async () => {
+    const taskQueue = `py-${randomUUID()}`;
+    await using _test = await createAgentTestEnvironment({
+      agents,
+      address: testAddress(),
+      namespace: testNamespace(),
+      models: new ModelRegistry(),
+      taskQueue,
+      payloadKeys: keys,
+    });
+    const failed = await runPythonClient(taskQueue, 'Anything', [], 'py-refused').then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(
+      /^run py-refused-py-[0-9a-f]{8} failed \(ModelStepFailed\): .*the scripted provider refuses this request/m,
+    );
   });
 });
