@@ -137,7 +137,7 @@ describe('the Python client example on an encrypted run', () => {
 
   it("exits with status 1 and the run's failure type and message when the run fails", async () => {
     const taskQueue = `py-${randomUUID()}`;
-    await using _test = await createAgentTestEnvironment({
+    await using test = await createAgentTestEnvironment({
       agents,
       address: testAddress(),
       namespace: testNamespace(),
@@ -153,5 +153,17 @@ describe('the Python client example on an encrypted run', () => {
     expect(failed?.stderr).toMatch(
       /^run py-refused-py-[0-9a-f]{8} failed \(ModelStepFailed\): .*the scripted provider refuses this request/m,
     );
+    // The same failure as Cadre's own client reads it.
+    const workflowId = /^run (\S+) failed/m.exec(failed!.stderr!)![1]!;
+    const error = await test.client
+      .getHandle(workflowId)
+      .result()
+      .catch((failure: unknown) => failure as { cause?: unknown });
+    expect(error).toMatchObject({
+      cause: {
+        type: 'ModelStepFailed',
+        message: expect.stringContaining('the scripted provider refuses this request'),
+      },
+    });
   });
 });
