@@ -106,6 +106,14 @@ const floorMeasures: Record<string, { label: string; unit: string }> = {
   'approve-to-tool-start-one-at-a-time-p50-ms': { label: 'approve-to-tool-start, one at a time, p50', unit: ' ms' },
   'worker-heap-per-waiting-session-kib': { label: 'worker V8 heap per waiting session', unit: ' KiB' },
   'worker-rss-per-waiting-session-kib': { label: 'worker RSS per waiting session', unit: ' KiB' },
+  'cpu-per-model-step-encrypted-ms': {
+    label: 'worker + server CPU per model step with payload keys (the floor column: Cadre without)',
+    unit: ' ms',
+  },
+  'cpu-per-model-step-traced-ms': {
+    label: 'worker + server CPU per model step traced (the floor column: Cadre untraced)',
+    unit: ' ms',
+  },
 };
 
 function floorTable(figures: BenchFigures[]): string {
@@ -114,7 +122,10 @@ function floorTable(figures: BenchFigures[]): string {
     const { label, unit } = floorMeasures[measure] ?? { label: measure, unit: '' };
     const figure = (value: unknown) => (value === undefined ? '' : `${formatNumber(value)}${unit}`);
     const target = each.target === 'none' || each.target === undefined ? '' : String(each.target);
-    const row = [label, figure(each.cadre), figure(each.floor), `${formatNumber(each.ratio)}x`, target];
+    // A variant measure compares a Cadre variant (`each[each.variant]`) with plain Cadre.
+    const [measured, base] =
+      typeof each.variant === 'string' ? [each[each.variant], each.plain] : [each.cadre, each.floor];
+    const row = [label, figure(measured), figure(base), `${formatNumber(each.ratio)}x`, target];
     if (each.floorModelThenWait === undefined) return [row];
     return [
       row,

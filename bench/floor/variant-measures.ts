@@ -133,6 +133,7 @@ export async function variantStepCpu(
       report({
         bench: 'floor',
         measure: variant.measure,
+        variant: variant.name,
         steps: total,
         trials,
         plain: round(perStep(median.plain)),

@@ -30,18 +30,25 @@ export class WorkerProcess {
     taskQueue: string,
     extraEnv: Record<string, string> = {},
   ): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', require.resolve('./worker-process')], {
-      env: {
-        ...process.env,
-        CADRE_BENCH_ADDRESS: env.address,
-        CADRE_BENCH_NAMESPACE: env.namespace,
-        CADRE_BENCH_STORE: env.storeUrl,
-        CADRE_BENCH_TASK_QUEUE: taskQueue,
-        CADRE_BENCH_SIDE: side,
-        ...extraEnv,
+    // `CADRE_BENCH_CPU_PROFILES=<folder>`: each worker process writes V8 CPU profiles of its threads into a folder there as it exits.
+    const profiles = process.env.CADRE_BENCH_CPU_PROFILES;
+    const profiling = profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}/${side}-${taskQueue}`] : [];
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', ...profiling, '--import', 'tsx', require.resolve('./worker-process')],
+      {
+        env: {
+          ...process.env,
+          CADRE_BENCH_ADDRESS: env.address,
+          CADRE_BENCH_NAMESPACE: env.namespace,
+          CADRE_BENCH_STORE: env.storeUrl,
+          CADRE_BENCH_TASK_QUEUE: taskQueue,
+          CADRE_BENCH_SIDE: side,
+          ...extraEnv,
+        },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     await Promise.race([
       new Promise<void>((resolve) =>
