@@ -27,7 +27,7 @@ import { AgentSchedules, type AgentScheduleSummary } from './agent-schedules';
 import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';
 import type { DataConverter } from '@temporalio/common';
-import { dataConverterFromEnvironment } from '../codec/data-converter';
+import { dataConverterFromEnvironment, payloadKeysOf } from '../codec/data-converter';
 import type { AgentTelemetry } from '../telemetry/telemetry-options';
 import { telemetryClientInterceptors } from '../telemetry/worker-telemetry';
 
@@ -127,7 +127,7 @@ export class AgentClient {
       }),
       AgentClient.settings(options, namespace),
       connection,
-      new LazyStore(options.store),
+      new LazyStore(options.store, payloadKeysOf(dataConverter)),
     );
   }
 
@@ -140,7 +140,7 @@ export class AgentClient {
       client,
       AgentClient.settings(options, client.options.namespace),
       undefined,
-      new LazyStore(options.store),
+      new LazyStore(options.store, payloadKeysOf(client.options.loadedDataConverter)),
     );
   }
 

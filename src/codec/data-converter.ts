@@ -1,6 +1,6 @@
 import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec } from './encryption-codec';
-import { type PayloadKeysInput, payloadKeysFromEnvironment } from './payload-keys';
+import { type PayloadKey, type PayloadKeysInput, payloadKeysFromEnvironment } from './payload-keys';
 
 /**
  * Path of the failure converter encrypted deployments bundle into their workflows: it moves
@@ -18,6 +18,15 @@ export const encryptedFailureConverterPath: string = require.resolve('../protoco
  */
 export function encryptedDataConverter(keys: PayloadKeysInput): DataConverter {
   return { payloadCodecs: [new EncryptionCodec(keys)], failureConverterPath: encryptedFailureConverterPath };
+}
+
+/**
+ * The keys of the `EncryptionCodec` among a data converter's payload codecs, or undefined when it
+ * has none: a worker or client given an encrypted data converter seals the store it opens with them.
+ */
+export function payloadKeysOf(converter: { payloadCodecs?: unknown[] } | undefined): PayloadKey[] | undefined {
+  const codec = converter?.payloadCodecs?.find((each): each is EncryptionCodec => each instanceof EncryptionCodec);
+  return codec?.payloadKeys;
 }
 
 /**

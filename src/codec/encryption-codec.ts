@@ -39,6 +39,11 @@ export class EncryptionCodec implements PayloadCodec {
     return this.keys[0]!.id;
   }
 
+  /** The keys themselves, the encrypting one first: a store sealed with the same keys takes them from here. */
+  get payloadKeys(): PayloadKey[] {
+    return [...this.keys];
+  }
+
   /** Ids of every key this codec decrypts with, the encrypting one first. */
   get keyIds(): string[] {
     return this.keys.map(({ id }) => id);

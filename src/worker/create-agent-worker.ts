@@ -18,7 +18,7 @@ import { resolveTemporalConnection } from '../client/temporal-connection';
 import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 import type { DataConverter } from '@temporalio/common';
-import { dataConverterFromEnvironment } from '../codec/data-converter';
+import { dataConverterFromEnvironment, payloadKeysOf } from '../codec/data-converter';
 import { agentFingerprints } from '../agents/agent-fingerprint';
 import {
   type AgentWorkerDeployment,
@@ -153,7 +153,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         Connection.connect({ ...connectionOptions, interceptors: closableConnectionInterceptors() }),
       );
   const client = options.client ?? new Client({ connection: ownedClientConnection, namespace, dataConverter });
-  const ownedStore = typeof options.store === 'object' ? undefined : await openStore(options.store);
+  // A store opened here is sealed with the keys of an encrypted data converter, so payloads and store agree.
+  const storeKeys = payloadKeysOf(dataConverter);
+  const ownedStore =
+    typeof options.store === 'object'
+      ? undefined
+      : await openStore(options.store, storeKeys ? { payloadKeys: storeKeys } : {});
   const store = ownedStore ?? (options.store as ConversationStore);
   opened.store = store;
   const conversations = new ConversationIo(store, options.storeOutageWaitMs);
