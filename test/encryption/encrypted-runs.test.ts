@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { Client, Connection, type DataConverter } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -193,8 +196,12 @@ describe('workers and keys', () => {
   let clientConnection: Connection;
   let bundle: WorkflowBundleWithSourceMap;
   let taskQueue = '';
+  // A store of each test's own: these workers seal the store they open with their converter's keys,
+  // which the suite's shared store (CADRE_STORE_URL, in clear) must not get.
+  let storeUrl = '';
   beforeEach(() => {
     taskQueue = `encrypted-${randomUUID()}`;
+    storeUrl = `sqlite:${path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-keys-')), 'cadre.db')}`;
   });
   const running: Array<{ worker: AgentWorker; running: Promise<void> }> = [];
   afterEach(async () => {
@@ -217,7 +224,11 @@ describe('workers and keys', () => {
   const clientWith = (dataConverter: DataConverter) =>
     new Client({ connection: clientConnection, namespace: testNamespace(), dataConverter });
   const agentClientWith = (keys: string) =>
-    AgentClient.fromClient(clientWith(encryptedDataConverter(keys)), { taskQueue, searchAttributes: false });
+    AgentClient.fromClient(clientWith(encryptedDataConverter(keys)), {
+      taskQueue,
+      searchAttributes: false,
+      store: storeUrl,
+    });
   async function startWorker(keys: string): Promise<{ worker: AgentWorker; running: Promise<void> }> {
     const dataConverter = encryptedDataConverter(keys);
     const worker = await createAgentWorker({
@@ -228,6 +239,7 @@ describe('workers and keys', () => {
       taskQueue,
       models: new ModelRegistry(),
       dataConverter,
+      store: storeUrl,
       approvalSecret: false,
       workflowBundle: { code: bundle.code },
     });
