@@ -4,7 +4,8 @@ import type { StreamCursor } from '../client/tree-stream';
 import type { AgentStatusReport } from '../protocol/definitions';
 import { eventsQuery } from '../protocol/definitions';
 import { type ChatMessage, ChatRequestError, chatIdSchema, readChatBody } from './chat-request';
-import { type ChatMessageMetadata, lastTurnStart, turnMessageId } from './chat-turns';
+import { type ChatMessageMetadata, lastTurnStart, turnMessageId, unansweredTurnId } from './chat-turns';
+import { runLookups } from './run-lookups';
 import { editedOrdinal, forkChatAt, restoredChat } from './chat-edit';
 import { callKey, submitToolOutputs, toolOutputParts } from './client-tool-outputs';
 import { deliverChatMessage } from './chat-delivery';
@@ -143,6 +144,11 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
     const from: StreamCursor = { [workflowId]: before ? await eventCount(client, workflowId) : 0 };
     // The turn's usage is what the tree's totals grow by from here to the settled response.
     const usageFrom = before ? await treeTotals(client, workflowId) : noUsage;
+    const midTurn = before !== undefined && busyStatuses.has(before.status);
+    // Read before the message goes out: once delivered, it could start a turn of its own that answers at once.
+    const joinsTurn = midTurn
+      ? await unansweredTurnId(workflowId, (await readTree(client, workflowId)).events, runLookups(client, workflowId))
+      : undefined;
     await deliverChatMessage(
       client,
       {
@@ -156,9 +162,9 @@ async function postChat(options: ChatHandlerOptions, user: ChatUser, request: Re
       before !== undefined,
     );
     const activationsAbove = !before ? 0 : before.status === 'idle' ? before.activations : undefined;
-    const midTurn = before !== undefined && busyStatuses.has(before.status);
     return turnResponse({
       awaitUserMessage: midTurn,
+      joinsTurn,
       client,
       workflowId,
       from,

@@ -43,6 +43,33 @@ export function lastTurnStart(rootWorkflowId: string, events: StreamedEvent[]): 
 }
 
 /**
+ * The id of the last turn's assistant message while that turn has answered nothing yet (as
+ * `chatMessages` groups them: its user messages end the events), else undefined. A message sent
+ * then joins that turn: an interrupted turn that said nothing, or one whose model call still runs.
+ */
+export async function unansweredTurnId(
+  rootWorkflowId: string,
+  events: StreamedEvent[],
+  lookups: ProjectorLookups,
+): Promise<string | undefined> {
+  let turn: { id: string; projector: UIProjector; answered: boolean } | undefined;
+  for (const event of events) {
+    if (event.type === 'text-delta') continue;
+    if (event.workflowId === rootWorkflowId && event.type === 'user-message') {
+      if (!turn || turn.answered)
+        turn = {
+          id: turnMessageId(rootWorkflowId, event.seq),
+          projector: new UIProjector(rootWorkflowId, lookups),
+          answered: false,
+        };
+      continue;
+    }
+    if (turn && !turn.answered) turn.answered = (await turn.projector.project(event)).length > 0;
+  }
+  return turn && !turn.answered ? turn.id : undefined;
+}
+
+/**
  * The whole chat as UI messages, from the tree's event log: each user message, and for each turn
  * one assistant message projected exactly as the live stream projects it (tool outputs are the
  * event log's previews).

@@ -39,6 +39,11 @@ export interface TurnResponseOptions {
   maxMs: number;
   /** Set for a message sent mid-turn: the response begins at the next user message; what is before it ends the running turn. */
   awaitUserMessage?: boolean;
+  /**
+   * The running turn's message id while that turn has answered nothing: unless it answers before
+   * this request's message arrives, the message joins it (as `/messages` lists them), and so does this response.
+   */
+  joinsTurn?: string;
 }
 
 /** Streams the turn as an AI SDK UI message stream response (server-sent events). */
@@ -59,6 +64,8 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
   let started = false;
   /** True once this response sent chunks of its turn: a user message after that starts the next turn. */
   let answered = false;
+  /** For a message sent mid-turn: true once the running turn streamed something before the message. */
+  let runningTurnAnswered = false;
   const early: UIMessageChunk[] = [];
   const start = (messageId: string) => {
     if (started) return;
@@ -79,7 +86,11 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
         if (settled && (await follower.caughtUp())) break;
         continue;
       }
-      if (!started && options.awaitUserMessage && !startsTurn(next, workflowId)) continue;
+      if (!started && options.awaitUserMessage && !startsTurn(next, workflowId)) {
+        // Whether the running turn answers before this request's message decides which turn the message is in.
+        if ((await projector.project(next)).length > 0) runningTurnAnswered = true;
+        continue;
+      }
       if (startsTurn(next, workflowId)) {
         // As `/messages` splits turns: the next turn is answered by the response of the request that sent it.
         if (started && answered && !options.messageId) break;
@@ -99,7 +110,8 @@ async function writeTurn(options: TurnResponseOptions, write: (chunk: UIMessageC
           early.push(...chunks);
           continue;
         }
-        start(turnMessageId(workflowId, next.seq));
+        const joinedTurn = !runningTurnAnswered && startsTurn(next, workflowId) ? options.joinsTurn : undefined;
+        start(joinedTurn ?? turnMessageId(workflowId, next.seq));
         for (const chunk of early.splice(0)) write(chunk);
       }
       for (const chunk of chunks) write(chunk);

@@ -5,9 +5,9 @@ import { defineAgent } from '../../src/agents/define-agent';
 import { type ChatHandler, createChatHandler } from '../../src/chat/chat-handler';
 import type { ScriptedResponse } from '../../src/testing/scripted-step';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { reactiveModel, userTexts } from '../helpers/scripted-model';
+import { hangUntilAborted, reactiveModel, userTexts } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
-import { readChunks } from './fixtures';
+import { assemble, readChunks } from './fixtures';
 
 const base = 'http://chat.test/api/chat';
 /** Model calls on a slow message wait here until the test lets them answer. */
@@ -18,6 +18,9 @@ function onUser(options: LanguageModelV4CallOptions): ScriptedResponse | Promise
   if (!userTexts(options).at(-1)?.startsWith('slow')) return answer;
   return new Promise((resolve) => held.push(() => resolve(answer)));
 }
+
+/** Model calls of the interrupt agent that hung on a slow message, and those the interrupt aborted. */
+const interrupted = { started: [] as string[], aborted: [] as string[] };
 
 const steerModel = reactiveModel(
   (options) => {
@@ -37,6 +40,18 @@ const agents = [
   }),
   defineAgent({ name: 'chat-queue', whileRunning: 'queue', model: reactiveModel(onUser, 'done', 'chat-queue') }),
   defineAgent({ name: 'chat-reject', whileRunning: 'reject', model: reactiveModel(onUser, 'done', 'chat-reject') }),
+  defineAgent({
+    name: 'chat-interrupt',
+    whileRunning: 'interrupt',
+    model: reactiveModel(
+      (options) =>
+        userTexts(options).at(-1)?.startsWith('slow')
+          ? hangUntilAborted('slow', interrupted)(options)
+          : { text: `answer to: ${userTexts(options).join(' | ')}` },
+      'done',
+      'chat-interrupt',
+    ),
+  }),
 ];
 
 describe('the chat endpoint with a message sent while a turn runs', () => {
@@ -65,7 +80,7 @@ describe('the chat endpoint with a message sent while a turn runs', () => {
 
   beforeAll(async () => {
     env = await startAgentTestEnv(agents);
-    chat = createChatHandler({ client: env.client, agents: ['chat-steer', 'chat-queue', 'chat-reject'] });
+    chat = createChatHandler({ client: env.client, agents: agents.map((agent) => agent.name) });
   });
   afterAll(async () => {
     await env.stop();
@@ -109,6 +124,30 @@ describe('the chat endpoint with a message sent while a turn runs', () => {
       'assistant: answer to: slow one | also this',
     ]);
     expect((await env.client.getHandle(chatId).status()).activations).toBe(1);
+    await env.client.getHandle(chatId).end();
+  });
+
+  it("streams a message that interrupts a turn which said nothing as that turn's answer, under the message id /messages gives it", async () => {
+    const chatId = newChatId('chat-interrupt');
+    const startedBefore = interrupted.started.length;
+    const first = post(chatId, 'chat-interrupt', 'slow one');
+    await waitFor(() => interrupted.started.length > startedBefore, 'the slow model call');
+    const second = post(chatId, 'chat-interrupt', 'also this');
+    const [firstChunks, secondChunks] = await Promise.all([readChunks(await first), readChunks(await second)]);
+    expect(interrupted.aborted.length).toBe(startedBefore + 1);
+    const listed = await messages(chatId);
+    expect(texts(listed)).toEqual(['user: slow one', 'user: also this', 'assistant: answer to: slow one | also this']);
+    const answerId = listed[2]?.id;
+    const started = (chunks: typeof firstChunks) =>
+      chunks.flatMap((chunk) => (chunk.type === 'start' ? [chunk.messageId] : []));
+    expect(started(firstChunks)).toEqual([answerId]);
+    expect(started(secondChunks)).toEqual([answerId]);
+    expect(await assemble(secondChunks)).toMatchObject({
+      id: answerId,
+      parts: expect.arrayContaining([
+        expect.objectContaining({ type: 'text', text: 'answer to: slow one | also this' }),
+      ]),
+    });
     await env.client.getHandle(chatId).end();
   });
 

@@ -18,6 +18,8 @@ import { createAgentTestEnvironment } from '../../src/testing/agent-test-environ
 import { type TestPostgres, startTestPostgres } from '../helpers/postgres';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
+import { expectNoneOf } from '../helpers/history-payloads';
+import { sqliteDump } from '../helpers/store-dump';
 import { describeConversationStore } from '../store/conformance';
 import { describeMemoryStore } from '../store/memory-conformance';
 
@@ -93,35 +95,6 @@ const keeper = () =>
     },
     toolApproval: { lookup: 'user-approval' },
   });
-
-/** Expects none of the canaries in `text`, neither raw nor in base64 (at any of the three offsets). */
-function expectNoCanary(text: string, where: string): void {
-  for (const value of Object.values(canary)) {
-    const spellings = [0, 1, 2].map((offset) =>
-      Buffer.concat([Buffer.alloc(offset), Buffer.from(value)])
-        .toString('base64')
-        .slice(Math.ceil((offset * 4) / 3) + 1, -4),
-    );
-    expect({ where, value, found: [value, ...spellings].filter((each) => text.includes(each)) }).toEqual({
-      where,
-      value,
-      found: [],
-    });
-  }
-}
-
-/** Every row of every table of a SQLite file, read with plain SQL. */
-function sqliteDump(file: string): string {
-  const database = new DatabaseSync(file);
-  try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{
-      name: string;
-    }>;
-    return JSON.stringify(tables.map(({ name }) => [name, database.prepare(`SELECT * FROM "${name}"`).all()]));
-  } finally {
-    database.close();
-  }
-}
 
 /** Every row of every table of a PostgreSQL database, read with plain SQL (each row as text). */
 async function postgresDump(url: string): Promise<string> {
@@ -205,7 +178,7 @@ describe('the conversation store with payload keys', () => {
     const workflowId = await runCanaryConversation(`sqlite:${file}`);
     const dump = sqliteDump(file);
     expect(dump).toContain('cadre:enc:v1:k1:');
-    expectNoCanary(dump, 'SQLite');
+    expectNoneOf(Object.values(canary), Buffer.from(dump), 'SQLite');
     const transcript = await transcriptWith(
       { CADRE_PAYLOAD_KEYS: key1, CADRE_STORE_URL: `sqlite:${file}` },
       workflowId,
@@ -218,7 +191,7 @@ describe('the conversation store with payload keys', () => {
     const workflowId = await runCanaryConversation(url);
     const dump = await postgresDump(url);
     expect(dump).toContain('cadre:enc:v1:k1:');
-    expectNoCanary(dump, 'PostgreSQL');
+    expectNoneOf(Object.values(canary), Buffer.from(dump), 'PostgreSQL');
     const transcript = await transcriptWith({ CADRE_PAYLOAD_KEYS: key1, CADRE_STORE_URL: url }, workflowId);
     for (const value of [canary.prompt, canary.tool, canary.reason, canary.live]) expect(transcript).toContain(value);
   });

@@ -35,12 +35,22 @@ export function base64Spellings(text: string): string[] {
   });
 }
 
-/** Expects none of `values` in `bytes`, neither raw nor in base64; `where` names the place on failure. */
+/**
+ * Expects none of `values` in `bytes`, neither raw nor in base64 (whether the bytes hold the
+ * value's base64 or are themselves encoded); `where` names the place on failure.
+ */
 export function expectNoneOf(values: string[], bytes: Buffer, where: string): void {
   const asBase64 = bytes.toString('base64');
   for (const value of values) {
     expect({ where, value, raw: bytes.includes(value) }).toEqual({ where, value, raw: false });
-    for (const spelling of base64Spellings(value)) expect(asBase64.includes(spelling)).toBe(false);
+    for (const spelling of base64Spellings(value)) {
+      expect({ where, value, spelling, found: bytes.includes(spelling) || asBase64.includes(spelling) }).toEqual({
+        where,
+        value,
+        spelling,
+        found: false,
+      });
+    }
     expect(bytes.includes(Buffer.from(value).toString('base64').slice(0, -2))).toBe(false);
   }
 }

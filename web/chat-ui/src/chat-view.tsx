@@ -1,11 +1,13 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { MessagePart } from './message-part';
 import { withoutResetText } from './step-resets';
 import { PartBoundary, type PartIdentity } from './part-boundary';
 import { TurnUsage } from './turn-usage';
 import { followFork, MessageEdit, serverMessageId } from './message-edit';
+import { errorText, isRefusal } from './request-errors';
+import { storedChat, withStreamedMetadata } from './stored-chat';
 
 interface CadreMetadata {
   cadre?: { workflowId: string; uiUrl?: string };
@@ -51,7 +53,12 @@ export function ChatView({
       }),
     [agent],
   );
-  const { messages, setMessages, sendMessage, addToolApprovalResponse, resumeStream, status, error, stop, clearError } =
+  /** A message sent while a turn streams: if the endpoint refuses it, it leaves the page and its text goes back to the input. */
+  const midTurn = useRef<{ id: string; text: string }>(undefined);
+  /** Kept apart from useChat's error, which the running turn's next chunk clears: a refusal stays until dismissed. */
+  const [problem, setProblem] = useState<string>();
+  const [input, setInput] = useState('');
+  const { messages, setMessages, sendMessage, addToolApprovalResponse, resumeStream, status, stop, clearError } =
     useChat({
       id: chatId,
       messages: initialMessages,
@@ -60,6 +67,15 @@ export function ChatView({
       sendAutomaticallyWhen: approvalsAnswered,
       onFinish: ({ message, isAbort, isError }) => {
         if (!isAbort && !isError) followFork(agent, message);
+      },
+      onError: (failure) => {
+        const refused = midTurn.current;
+        if (refused && isRefusal(failure)) {
+          midTurn.current = undefined;
+          setMessages((current) => current.filter((message) => message.id !== refused.id));
+          setInput((current) => current || refused.text);
+        }
+        setProblem(errorText(failure));
       },
     });
   const [editProblem, setEditProblem] = useState<string>();
@@ -72,16 +88,38 @@ export function ChatView({
       })
       .catch((problem: Error) => setEditProblem(problem.message));
   };
-  const [input, setInput] = useState('');
-  const busy = status === 'submitted' || status === 'streaming';
+  /** Responses of messages sent from this page still open, and whether one of those messages went mid-turn. */
+  const sending = useRef({ open: 0, sentMidTurn: false });
+  // Counted apart from useChat's status, which a resume finding nothing to follow (on load) sets to ready under a send.
+  const [sendsOpen, setSendsOpen] = useState(0);
+  const busy = status === 'submitted' || status === 'streaming' || sendsOpen > 0;
+  const send = (text: string) => {
+    // While a turn runs the message goes to the session too: its agent's whileRunning decides what it does.
+    const message = { id: crypto.randomUUID(), text };
+    midTurn.current = busy ? message : undefined;
+    const tracker = sending.current;
+    tracker.open += 1;
+    setSendsOpen(tracker.open);
+    if (busy) tracker.sentMidTurn = true;
+    setProblem(undefined);
+    void sendMessage({ id: message.id, role: 'user', parts: [{ type: 'text', text }] }).finally(() => {
+      tracker.open -= 1;
+      setSendsOpen(tracker.open);
+      if (tracker.open > 0 || !tracker.sentMidTurn) return;
+      tracker.sentMidTurn = false;
+      // Two responses streamed at once; which turn a message joined is the session's to say, as a reload shows it.
+      void storedChat(chatId)
+        .then((stored) => stored && setMessages((shown) => withStreamedMetadata(stored, shown)))
+        .catch(() => undefined);
+    });
+  };
   const waiting = status === 'ready' && awaitsDecision(messages);
   useEffect(() => {
     // The response ended at the request: a timeout's denial or a decision made elsewhere shows here too.
     if (!waiting) return;
     let stopped = false;
     const timer = setInterval(() => {
-      void fetch(`/api/chat/${encodeURIComponent(chatId)}/messages`)
-        .then(async (response) => (response.ok ? ((await response.json()) as UIMessage[]) : undefined))
+      void storedChat(chatId)
         .then((restored) => {
           if (stopped || !restored || awaitsDecision(restored)) return;
           setMessages(restored);
@@ -141,9 +179,17 @@ export function ChatView({
             {editProblem}
           </div>
         )}
-        {error && (
+        {problem && (
           <div className="error" data-testid="chat-error">
-            {error.message} <button onClick={() => clearError()}>dismiss</button>
+            {problem}{' '}
+            <button
+              onClick={() => {
+                setProblem(undefined);
+                clearError();
+              }}
+            >
+              dismiss
+            </button>
           </div>
         )}
       </section>
@@ -151,7 +197,7 @@ export function ChatView({
         onSubmit={(event) => {
           event.preventDefault();
           if (!input.trim()) return;
-          void sendMessage({ text: input });
+          send(input);
           setInput('');
         }}
       >
@@ -161,7 +207,10 @@ export function ChatView({
           placeholder={`Message ${agent}`}
           data-testid="chat-input"
         />
-        {busy ? (
+        <button type="submit" data-testid="send">
+          Send
+        </button>
+        {busy && (
           <button
             type="button"
             data-testid="stop"
@@ -172,10 +221,6 @@ export function ChatView({
             }}
           >
             Stop
-          </button>
-        ) : (
-          <button type="submit" data-testid="send">
-            Send
           </button>
         )}
       </form>
