@@ -18,7 +18,12 @@ class RefusedCall implements NextInterceptingCall {
 
   start(_metadata: Metadata, listener?: Partial<InterceptingListener>): void {
     const details = `${this.reason}: the Temporal connection was closed before this call (or its retry) could be sent`;
-    setImmediate(() => listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() }));
+    setImmediate(() => {
+      // Temporal's retry interceptor passes the last message on with the `next` it kept from
+      // receiving one; a first attempt refused here received none, so it gets an empty one first.
+      listener?.onReceiveMessage?.(undefined);
+      listener?.onReceiveStatus?.({ code: status.CANCELLED, details, metadata: new Metadata() });
+    });
   }
   cancelWithStatus(): void {}
   getPeer(): string {

@@ -29,6 +29,26 @@ describe('a Temporal connection closed while a call is still out', () => {
     }
   }, 60_000);
 
+  test('fails a call made after the connection closed with CANCELLED, instead of throwing from a timer', async () => {
+    const server = await startDevServer({ port: 0, dbFile: null, headless: true });
+    try {
+      const client = await AgentClient.connect({ address: server.address, namespace: server.namespace });
+      await client.close();
+      const failure = await client.client.workflow
+        .getHandle('never-started')
+        .describe()
+        .then(
+          () => undefined,
+          (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+        );
+      expect(failure).toMatch(
+        /^1 CANCELLED: .*: the Temporal connection was closed before this call \(or its retry\) could be sent$/,
+      );
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
   test("the time-skipping environment's client connection refuses calls after close the same way", async () => {
     const env = await createTimeSkippingEnvironment();
     try {
