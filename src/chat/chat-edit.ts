@@ -8,6 +8,7 @@ import { ChatRequestError } from './chat-request';
 import { type ChatMessageMetadata, chatMessages } from './chat-turns';
 import { runLookups } from './run-lookups';
 import { readTree } from './tree-follower';
+import { withTurnUsage } from './turn-usage';
 
 /** How many forks of forks a restored chat follows back for its earlier turns. */
 const maxForkDepth = 50;
@@ -24,7 +25,14 @@ export async function restoredChat(
   depth = 0,
 ): Promise<UIMessage[]> {
   const { events } = await readTree(client, workflowId);
-  const own = await chatMessages(workflowId, events, runLookups(client, workflowId), metadata(workflowId));
+  const handle = client.getHandle(workflowId);
+  // Each answer carries its turn's usage, as the live response's last chunk gave it; a turn still running has none yet.
+  const [messages, usages, status] = await Promise.all([
+    chatMessages(workflowId, events, runLookups(client, workflowId), metadata(workflowId)),
+    handle.turnUsage(),
+    handle.status(),
+  ]);
+  const own = withTurnUsage(messages, usages, status.status === 'running' || status.status === 'starting');
   const origin = depth < maxForkDepth ? await forkOrigin(client, workflowId) : undefined;
   if (!origin) return own;
   let before: UIMessage[];

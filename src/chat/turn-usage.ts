@@ -1,3 +1,4 @@
+import type { UIMessage } from 'ai';
 import type { AgentClient } from '../client/agent-client';
 import type { UsageTotals } from '../protocol/usage';
 
@@ -42,4 +43,40 @@ export function parseTotals(value: unknown): UsageTotals | undefined {
   if (typeof record.costUsd === 'number' && Number.isFinite(record.costUsd) && record.costUsd >= 0)
     totals.costUsd = record.costUsd;
   return totals;
+}
+
+/**
+ * Puts each turn's usage (`usages[k]` for the chat's k-th own user message, as
+ * `handle.turnUsage()` gives it) on the assistant message that answers it, as the live response's
+ * last chunk does; user messages answered together share one line. `openTurn`: the last turn is
+ * still running, so its answer gets none yet.
+ */
+export function withTurnUsage(messages: UIMessage[], usages: readonly UsageTotals[], openTurn: boolean): UIMessage[] {
+  let ordinal = 0;
+  let pending: UsageTotals | undefined;
+  const lastAnswer = messages.map((message) => message.role).lastIndexOf('assistant');
+  return messages.map((message, index) => {
+    if (message.role === 'user') {
+      const turn = usages[ordinal++];
+      if (turn) pending = pending ? addTotals(pending, turn) : turn;
+      return message;
+    }
+    if (message.role !== 'assistant' || !pending) return message;
+    const usage = pending;
+    pending = undefined;
+    if (usage.modelCalls === 0 || (openTurn && index === lastAnswer)) return message;
+    const metadata = (message.metadata ?? {}) as { cadre?: Record<string, unknown> };
+    return { ...message, metadata: { ...metadata, cadre: { ...metadata.cadre, usage } } };
+  });
+}
+
+function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  const sum: UsageTotals = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    modelCalls: a.modelCalls + b.modelCalls,
+  };
+  if (a.costUsd !== undefined && b.costUsd !== undefined) sum.costUsd = a.costUsd + b.costUsd;
+  return sum;
 }

@@ -1,8 +1,9 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
 import { LazyStore } from './lazy-store';
-import type { Pricing, TreeUsage } from '../protocol/usage';
+import type { Pricing, TreeUsage, UsageTotals } from '../protocol/usage';
 import { readTreeUsage } from './tree-usage';
+import { readTurnUsage } from './turn-usage-breakdown';
 import { modelViewPage, type TranscriptOptions } from './model-view';
 import { storedMessages } from '../store/stored-messages';
 import type { ChildRun } from '../protocol/state-snapshot';
@@ -77,6 +78,15 @@ export class AgentHandle<OUTPUT = unknown> {
    */
   async usage(options: { pricing?: Pricing } = {}): Promise<TreeUsage> {
     return await readTreeUsage(await this.store.get(), this.workflowId, options.pricing ?? this.pricing);
+  }
+
+  /**
+   * What this run's tree spent in each turn, one entry per user message the run received (a fork's
+   * prefix left out): the chat page's line under each answer. A subagent's steps count in the turn
+   * of the run's step before them. Costs as for {@link usage}.
+   */
+  async turnUsage(options: { pricing?: Pricing } = {}): Promise<UsageTotals[]> {
+    return await readTurnUsage(await this.store.get(), this.workflowId, options.pricing ?? this.pricing);
   }
 
   /**

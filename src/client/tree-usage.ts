@@ -15,7 +15,8 @@ export async function readTreeUsage(
   return treeUsageOf(steps, pricing ?? (await declaredPricing(store, workflowId)));
 }
 
-async function declaredPricing(store: ConversationStore, workflowId: string): Promise<Pricing | undefined> {
+/** The prices the run's agent declared (`defineAgent({ pricing })`), recorded with its budget scopes. */
+export async function declaredPricing(store: ConversationStore, workflowId: string): Promise<Pricing | undefined> {
   const conversationId = await store.findConversation(workflowId);
   if (!conversationId) return undefined;
   const scopes = (await store.getRecord(conversationId, budgetScopesKey)) as RunBudgetScopes | undefined;

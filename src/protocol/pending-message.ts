@@ -49,6 +49,12 @@ export function modelResponseKey(step: number, promptLength: number): string {
   return `model:${step}:${promptLength}`;
 }
 
+/** The prompt length a {@link modelResponseKey} names (how many messages the step saw), or undefined for another key. */
+export function promptLengthOfResponseKey(key: string): number | undefined {
+  const match = /^model:\d+:(\d+)$/.exec(key);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Store key of a model step's result after approval policies ran (the assistant message and judged calls). */
 export function modelStepKey(step: number, promptLength: number): string {
   return `step:${step}:${promptLength}`;

@@ -31,6 +31,8 @@ export interface UsageTotals {
 /** One recorded model step's usage, as the store's usage ledger keeps it. */
 export interface StepUsage {
   workflowId: string;
+  /** The step's response key (`model:<step>:<promptLength>`), when read from the store's records. */
+  stepKey?: string;
   agent: string;
   modelRoute: string;
   inputTokens: number;

@@ -16,12 +16,13 @@ export interface LedgerEntry extends StepUsage {
 export interface UsageLedger {
   /** Records a step's usage once; a second write of the same step keeps the first. */
   record(entry: LedgerEntry): Promise<void>;
-  /** Every recorded step of the run `workflowId` and its descendants, oldest first. */
+  /** Every recorded step of the run `workflowId` and its descendants, oldest first, with its step key. */
   treeSteps(workflowId: string): Promise<StepUsage[]>;
 }
 
 interface LedgerRow {
   workflow_id: string;
+  step_key: string;
   agent: string;
   model_route: string;
   input_tokens: number | string;
@@ -53,7 +54,7 @@ export class SqlUsageLedger implements UsageLedger {
   async treeSteps(workflowId: string): Promise<StepUsage[]> {
     // '/' + 1 is '0': the range holds exactly the ids that start with `<id>/`, and the index serves it.
     const rows = await this.driver.query<LedgerRow>(
-      `SELECT u.workflow_id, u.agent, u.model_route, u.input_tokens, u.output_tokens, u.cached_input_tokens
+      `SELECT u.workflow_id, u.step_key, u.agent, u.model_route, u.input_tokens, u.output_tokens, u.cached_input_tokens
        FROM cadre_usage u JOIN cadre_conversations c ON c.id = u.conversation_id
        WHERE (u.workflow_id = $1 OR (u.workflow_id >= $2 AND u.workflow_id < $3))
          AND c.created_order >= (SELECT COALESCE(MAX(created_order), 0) FROM cadre_conversations WHERE workflow_id = $1)
@@ -62,6 +63,7 @@ export class SqlUsageLedger implements UsageLedger {
     );
     return rows.map((row) => ({
       workflowId: row.workflow_id,
+      stepKey: row.step_key,
       agent: row.agent,
       modelRoute: row.model_route,
       inputTokens: Number(row.input_tokens),

@@ -46,6 +46,8 @@ describe('editing a message in the chat page', () => {
       `answer ${answers}`,
       30_000,
     );
+    // The turn's response is over once Stop goes: a message sent before would go mid-turn.
+    await page.getByTestId('stop').waitFor({ state: 'detached', timeout: 30_000 });
   }
 
   it('forks the chat at an edited earlier message, shows the turns before it and the new answer there, and the old chat still opens', async () => {

@@ -90,6 +90,27 @@ describe('chat handler', () => {
     expect(usageOf(continued)).toEqual({ inputTokens: 20, outputTokens: 10, cachedInputTokens: 0, modelCalls: 2 });
   });
 
+  it('restores each answer with the usage its live response ended with, a continued turn counting all its calls', async () => {
+    const chatId = newChatId('chat-files');
+    await readChunks(await post({ id: chatId, agent: 'chat-files', messages: [userMessage('hi')] }));
+    await readChunks(await post({ id: chatId, messages: [userMessage('hi again')] }));
+    const { message } = await requestDeletion(chatId, 'restored-usage.log');
+    const reply = answered(message, true);
+    await readChunks(await post({ id: chatId, messages: [userMessage('delete restored-usage.log'), reply] }));
+
+    const restored = (await (await get(`${chatId}/messages`)).json()) as UIMessage[];
+    const usages = restored
+      .filter((each) => each.role === 'assistant')
+      .map((each) => (each.metadata as ChatMessageMetadata | undefined)?.cadre.usage);
+    const step = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, modelCalls: 1 };
+    expect(usages).toEqual([step, step, { inputTokens: 20, outputTokens: 10, cachedInputTokens: 0, modelCalls: 2 }]);
+    expect(await env.client.getHandle(chatId).turnUsage()).toEqual([
+      step,
+      step,
+      { inputTokens: 20, outputTokens: 10, cachedInputTokens: 0, modelCalls: 2 },
+    ]);
+  });
+
   it('turns an approval response into a decision by the signed-in user: the tool runs once and the answer follows', async () => {
     const chatId = newChatId('chat-files');
     const { chunks, message } = await requestDeletion(chatId, 'a.log');

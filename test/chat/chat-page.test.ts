@@ -78,7 +78,7 @@ describe('chat page in a browser', () => {
   const assistantText = () =>
     page.locator('.message.assistant p').evaluateAll((items) => items.map((item) => item.textContent ?? '').join('|'));
 
-  it("shows the answer growing in steps while it streams, and the turn's usage under it once it settles", async () => {
+  it("shows the answer growing in steps while it streams, and the turn's usage under it once it settles, also after a reload", async () => {
     await openChat('chat-files');
     await send('hi');
     const seen = new Set<string>();
@@ -96,6 +96,12 @@ describe('chat page in a browser', () => {
     // One model call of 10 input and 5 output tokens, at $100 and $400 per million.
     await page.getByTestId('turn-usage').waitFor();
     expect(await page.getByTestId('turn-usage').textContent()).toBe('10 tokens in · 5 out · 1 model call · $0.0030');
+    // A reload restores the chat from /messages with the same line.
+    await page.reload();
+    await page.getByTestId('turn-usage').waitFor();
+    expect(await page.getByTestId('turn-usage').allTextContents()).toEqual([
+      '10 tokens in · 5 out · 1 model call · $0.0030',
+    ]);
   });
 
   it('asks before deleting; Approve runs the tool once and the answer follows', async () => {
