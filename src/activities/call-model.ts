@@ -88,6 +88,8 @@ export async function callModel(request: ModelCallRequest, context: Context): Pr
       else if (part.type === 'tool-input-delta') live?.push({ kind: 'tool-input', delta: part.delta, id: part.id });
     }
     if (watch?.expired) throw watch.failure();
+    // The step's last words go out now; the response and the recorded step come after them.
+    live?.flush();
   } catch (error) {
     throw watch?.expired ? watch.failure() : error;
   } finally {

@@ -1,4 +1,4 @@
-import type { LiveBatchKey, LiveDelta, LiveDeltas } from '../store/live-deltas';
+import { type LiveBatchKey, type LiveDelta, type LiveDeltas, sqlitePollMs } from '../store/live-deltas';
 
 /** Default most time between two batches of a streaming step's live deltas. */
 export const defaultLiveIntervalMs = 100;
@@ -21,6 +21,8 @@ export class LiveWriter {
   private pending: LiveDelta[] = [];
   private timer?: ReturnType<typeof setTimeout>;
   private lastWrite = 0;
+  /** When the last batch reached the store (0: none did). */
+  private lastWritten = 0;
   private writing: Promise<void> = Promise.resolve();
   private opened = false;
   /** Characters buffered or written so far. */
@@ -55,7 +57,19 @@ export class LiveWriter {
     await this.writing;
   }
 
-  private flush(): void {
+  /**
+   * Closes, then waits until a reader that polls has had one look at the last batch (at most
+   * {@link sqlitePollMs} after it was written): pruning sooner would leave it to wait for the
+   * step's recorded `text` event, one events poll later.
+   */
+  async settle(): Promise<void> {
+    await this.close();
+    const wait = this.lastWritten + sqlitePollMs - Date.now();
+    if (this.lastWritten > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** Writes what is buffered now, without waiting for the interval: the model's stream has ended. */
+  flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;
@@ -64,9 +78,11 @@ export class LiveWriter {
     this.lastWrite = Date.now();
     const opens = !this.opened;
     this.opened = true;
-    this.writing = this.writing.then(() => this.store.append(this.key, batch, opens).then(
-      () => undefined,
-      () => undefined,
-    ));
+    this.writing = this.writing.then(() =>
+      this.store.append(this.key, batch, opens).then(
+        () => void (this.lastWritten = Date.now()),
+        () => undefined,
+      ),
+    );
   }
 }

@@ -191,9 +191,12 @@ export function createRunModelStep(deps: ActivityDependencies) {
   };
 }
 
-/** Once the step's message is recorded its live deltas go; readers then read the message. A failure only leaves rows behind. */
+/**
+ * Once the step's message is recorded its live deltas go, after readers that poll had one look at the
+ * last batch; later readers read the message. A failure only leaves rows behind.
+ */
 async function pruneLive(deps: ActivityDependencies, live: LiveWriter): Promise<void> {
-  await live.close();
+  await live.settle();
   await deps.conversations.store.liveDeltas.prune(live.key.workflowId, live.key.step).catch(() => undefined);
 }
 

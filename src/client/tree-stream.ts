@@ -58,10 +58,19 @@ export async function* streamTree(
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 200));
   /** The store's live stream; null when no store can be opened (then no live text, only recorded text). */
   let liveStore: LiveDeltas | null | undefined = options.textDeltas === false ? null : undefined;
-  const liveDeltas = async () => (liveStore ??= await store.get().then((opened) => opened.liveDeltas, () => null));
+  const liveDeltas = async () => {
+    // Only `undefined` means not opened yet: null (no live text, or no store) stays null.
+    if (liveStore === undefined) {
+      liveStore = await store.get().then(
+        (opened) => opened.liveDeltas,
+        () => null,
+      );
+    }
+    return liveStore;
+  };
 
   async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
-    const page = await readEvents(client, store, workflowId, cursor[workflowId] ?? 0);
+    const page = yield* liveTextUntil(readEvents(client, store, workflowId, cursor[workflowId] ?? 0));
     for (const event of page.events) {
       if (event.type === 'subagent-finished' && !finished.has(event.childWorkflowId)) {
         // The child's own events come first, so its end precedes the parent's report of it.
@@ -100,6 +109,40 @@ export async function* streamTree(
     // A new step's text follows the events before it (the user message, the previous step's calls).
     if (batches[0] && live.startsStep(batches[0])) yield* drain(workflowId);
     for (const batch of batches) {
+      const { reset, delta } = live.accept(batch, depths.get(workflowId) ?? 0);
+      if (reset) yield { ...reset, cursor: { ...cursor } };
+      cursor[key] = batch.cursor;
+      if (delta) yield { ...delta, cursor: { ...cursor } };
+    }
+  }
+
+  /**
+   * Settles `pending` (a read of a run's events, one Temporal round trip that a busy worker can make
+   * long), yielding meanwhile the live text of steps this stream is already showing. A batch that
+   * starts a step waits for the events before it, which `pending` may be bringing.
+   */
+  async function* liveTextUntil<T>(pending: Promise<T>): AsyncGenerator<StreamedEvent, T> {
+    const stream = await liveDeltas();
+    if (!stream) return await pending;
+    const settled = new AbortController();
+    const signal = options.signal ? AbortSignal.any([settled.signal, options.signal]) : settled.signal;
+    const outcome = pending.finally(() => settled.abort());
+    // Rejections surface through `await outcome` below, never as unhandled.
+    outcome.catch(() => undefined);
+    while (!signal.aborted) {
+      await stream.wait(options.pollIntervalMs ?? 200, signal);
+      if (signal.aborted) break;
+      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* shownStepText(stream, workflowId);
+    }
+    return await outcome;
+  }
+
+  /** The live batches of a run after its cursor that continue the step this stream shows, as events. */
+  async function* shownStepText(stream: LiveDeltas, workflowId: string): AsyncGenerator<StreamedEvent> {
+    const key = liveCursorKey(workflowId);
+    const batches = await stream.read(workflowId, cursor[key] ?? 0).catch(() => []);
+    for (const batch of batches) {
+      if (live.startsStep(batch)) return;
       const { reset, delta } = live.accept(batch, depths.get(workflowId) ?? 0);
       if (reset) yield { ...reset, cursor: { ...cursor } };
       cursor[key] = batch.cursor;

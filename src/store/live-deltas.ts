@@ -62,23 +62,24 @@ interface BatchRow {
   json: string;
 }
 
-/**
- * {@link LiveDeltas} over the store's SQL driver: one row per batch in `cadre_live_deltas`.
- * `listen`, when given, is PostgreSQL's LISTEN on {@link liveChannel}; without it readers poll.
- */
 /** What a batch's ciphertext is bound to: its run, step and attempt. */
 function batchContext(key: LiveBatchKey): string {
   return `cadre_live_deltas/${key.workflowId}/${key.step}/${key.attempt}`;
 }
 
+/**
+ * {@link LiveDeltas} over the store's SQL driver: one row per batch in `cadre_live_deltas`.
+ * `listener`, when given, is PostgreSQL's LISTEN on {@link liveChannel}; without it readers poll.
+ */
 export class SqlLiveDeltas implements LiveDeltas {
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: Set<() => void>;
 
   constructor(
     private readonly driver: SqlDriver,
     private readonly listener?: LiveListener,
     private readonly cipher: StoreCipher = new StoreCipher(),
   ) {
+    this.waiters = readersOf(driver.address);
     listener?.onNotify(() => this.wake());
   }
 
@@ -95,7 +96,7 @@ export class SqlLiveDeltas implements LiveDeltas {
     );
     if (this.driver.dialect === 'postgres')
       await this.driver.query('SELECT pg_notify($1, $2)', [liveChannel, key.workflowId]);
-    // Readers in this process wake at once, whatever the database.
+    // Readers in this process wake at once, whatever the database and whichever store they read through.
     this.wake();
     return Number(rows[0]?.pos ?? 0);
   }
@@ -150,6 +151,24 @@ export class SqlLiveDeltas implements LiveDeltas {
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
+}
+
+/** Readers waiting for batches, by database: every store this process opens on one database shares them. */
+const readersByDatabase = new Map<string, Set<() => void>>();
+
+/**
+ * The waiting readers of the database at `address`. A worker and a chat endpoint in one process
+ * open a store each; a batch either writes wakes the other's readers at once. An in-memory
+ * SQLite database is its own.
+ */
+function readersOf(address: string): Set<() => void> {
+  if (address === 'sqlite::memory:') return new Set();
+  let readers = readersByDatabase.get(address);
+  if (!readers) {
+    readers = new Set();
+    readersByDatabase.set(address, readers);
+  }
+  return readers;
 }
 
 /** A connection that LISTENs for batch notifications (PostgreSQL), opened on the first wait. */

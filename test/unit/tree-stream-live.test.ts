@@ -1,0 +1,110 @@
+import type { Client } from '@temporalio/client';
+import { LazyStore } from '../../src/client/lazy-store';
+import { type StreamedEvent, streamTree } from '../../src/client/tree-stream';
+import type { AgentEvent, EventPage } from '../../src/protocol/agent-events';
+import type { ConversationStore } from '../../src/store/conversation-store';
+import type { LiveBatch, LiveBatchKey, LiveDelta, LiveDeltas } from '../../src/store/live-deltas';
+
+/** A live stream in memory whose readers wake on every append. */
+class MemoryLiveDeltas implements LiveDeltas {
+  private readonly batches: LiveBatch[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  async append(key: LiveBatchKey, deltas: readonly LiveDelta[], opens = false): Promise<number> {
+    const cursor = this.batches.length + 1;
+    this.batches.push({ ...key, cursor, opens, deltas: [...deltas] });
+    for (const waiter of [...this.waiters]) waiter();
+    return cursor;
+  }
+
+  async read(workflowId: string, after: number): Promise<LiveBatch[]> {
+    return this.batches.filter((batch) => batch.workflowId === workflowId && batch.cursor > after);
+  }
+
+  async prune(): Promise<void> {}
+
+  async wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {}
+}
+
+function event(seq: number, body: Record<string, unknown>): AgentEvent {
+  return { seq, at: '2026-01-01T00:00:00Z', workflowId: 'run', depth: 0, ...body } as AgentEvent;
+}
+
+/** A client whose `events` queries the test answers one by one, in the order they are asked. */
+function scriptedClient() {
+  const asked: Array<(page: EventPage) => void> = [];
+  let notify = () => {};
+  const client = {
+    workflow: {
+      getHandle: () => ({
+        query: () =>
+          new Promise<EventPage>((resolve) => {
+            asked.push(resolve);
+            notify();
+          }),
+        describe: async () => ({ status: { name: 'RUNNING' } }),
+      }),
+    },
+  } as unknown as Client;
+  /** Resolves once a query waits for its answer. */
+  const asking = async () => {
+    while (asked.length === 0) await new Promise<void>((resolve) => (notify = resolve));
+  };
+  /** Waits for the next query and answers it with `page`. */
+  const answer = async (page: EventPage) => {
+    await asking();
+    asked.shift()!(page);
+  };
+  return { client, answer, asking };
+}
+
+describe('stream() live text', () => {
+  it('yields a step’s live text while a read of the run’s events is still pending', async () => {
+    const live = new MemoryLiveDeltas();
+    const store = new LazyStore({ liveDeltas: live } as unknown as ConversationStore);
+    const { client, answer, asking } = scriptedClient();
+    const abort = new AbortController();
+    const stream = streamTree(client, 'run', { signal: abort.signal, pollIntervalMs: 10 }, store);
+    const key = { workflowId: 'run', step: 1, attempt: 1 };
+    await live.append(key, [{ kind: 'text', delta: 'Hel' }], true);
+    const received: StreamedEvent[] = [];
+    const next = async () => {
+      const result = await stream.next();
+      if (!result.done) received.push(result.value);
+      return result.value as StreamedEvent;
+    };
+    const user = next();
+    await answer({ events: [event(0, { type: 'user-message', text: 'hi' })], next: 1, finished: false });
+    expect((await user).type).toBe('user-message');
+    // The step's first batch waits for the events before it.
+    const first = next();
+    await answer({ events: [], next: 1, finished: false });
+    expect(await first).toMatchObject({ type: 'text-delta', delta: 'Hel' });
+    // The next poll of the events stays unanswered; the step's text goes on arriving meanwhile.
+    const second = next();
+    await asking();
+    await live.append(key, [{ kind: 'text', delta: 'lo' }]);
+    expect(await second).toMatchObject({ type: 'text-delta', delta: 'lo' });
+    const recorded = next();
+    await answer({ events: [event(1, { type: 'text', step: 1, text: 'Hello' })], next: 2, finished: false });
+    expect(await recorded).toMatchObject({ type: 'text', text: 'Hello' });
+    abort.abort();
+    await stream.return(undefined);
+    expect(received.map((item) => item.type)).toEqual(['user-message', 'text-delta', 'text-delta', 'text']);
+  });
+});
