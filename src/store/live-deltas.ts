@@ -130,17 +130,7 @@ export class SqlLiveDeltas implements LiveDeltas {
     if (signal?.aborted) return;
     const listening = (await this.listener?.ready()) ?? false;
     const limit = listening ? timeoutMs : Math.min(timeoutMs, sqlitePollMs);
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, limit);
-      this.waiters.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    await untilWoken(this.waiters, limit, signal);
   }
 
   async close(): Promise<void> {
@@ -177,4 +167,22 @@ export interface LiveListener {
   /** Whether it listens (connecting on the first call); false when it cannot, and readers then poll. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * Resolves when one of `waiters` is called (a writer woke the readers), after `timeoutMs`, or
+ * when `signal` aborts, whichever comes first; leaves nothing behind in `waiters`.
+ */
+export function untilWoken(waiters: Set<() => void>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    waiters.add(done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -76,18 +76,25 @@ async function runPythonClient(
   return stdout;
 }
 
+/** A test environment with the payload keys on a task queue of its own, which the Python client is pointed at. */
+async function encryptedEnvironment(options: { approvalSecret?: string } = {}) {
+  const taskQueue = `py-${randomUUID()}`;
+  const environment = await createAgentTestEnvironment({
+    agents,
+    address: testAddress(),
+    namespace: testNamespace(),
+    models: new ModelRegistry(),
+    taskQueue,
+    payloadKeys: keys,
+    ...options,
+  });
+  return Object.assign(environment, { taskQueue });
+}
+
 describe('the Python client example on an encrypted run', () => {
   it('starts a run, approves its signed request and prints the answer, while history holds only ciphertext', async () => {
-    const taskQueue = `py-${randomUUID()}`;
-    await using test = await createAgentTestEnvironment({
-      agents,
-      address: testAddress(),
-      namespace: testNamespace(),
-      models: new ModelRegistry(),
-      taskQueue,
-      payloadKeys: keys,
-      approvalSecret: randomBytes(32).toString('base64'),
-    });
+    await using test = await encryptedEnvironment({ approvalSecret: randomBytes(32).toString('base64') });
+    const { taskQueue } = test;
     const before = calls.length;
     const printed = await runPythonClient(taskQueue, `Look up ada for ${canary.prompt}`);
     const workflowId = /^started (\S+)$/m.exec(printed)?.[1];
@@ -114,15 +121,8 @@ describe('the Python client example on an encrypted run', () => {
   });
 
   it('denies with --deny: the tool never runs and the answer says so', async () => {
-    const taskQueue = `py-${randomUUID()}`;
-    await using test = await createAgentTestEnvironment({
-      agents,
-      address: testAddress(),
-      namespace: testNamespace(),
-      models: new ModelRegistry(),
-      taskQueue,
-      payloadKeys: keys,
-    });
+    await using test = await encryptedEnvironment();
+    const { taskQueue } = test;
     const before = calls.length;
     const printed = await runPythonClient(taskQueue, 'Look up ada', ['--deny']);
     expect(printed).toContain('denied lookup by py-alice\n');
@@ -136,15 +136,8 @@ describe('the Python client example on an encrypted run', () => {
   });
 
   it("exits with status 1 and the run's failure type and message when the run fails", async () => {
-    const taskQueue = `py-${randomUUID()}`;
-    await using test = await createAgentTestEnvironment({
-      agents,
-      address: testAddress(),
-      namespace: testNamespace(),
-      models: new ModelRegistry(),
-      taskQueue,
-      payloadKeys: keys,
-    });
+    await using test = await encryptedEnvironment();
+    const { taskQueue } = test;
     const failed = await runPythonClient(taskQueue, 'Anything', [], 'py-refused').then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,

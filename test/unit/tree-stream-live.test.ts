@@ -3,7 +3,13 @@ import { LazyStore } from '../../src/client/lazy-store';
 import { type StreamedEvent, streamTree } from '../../src/client/tree-stream';
 import type { AgentEvent, EventPage } from '../../src/protocol/agent-events';
 import type { ConversationStore } from '../../src/store/conversation-store';
-import type { LiveBatch, LiveBatchKey, LiveDelta, LiveDeltas } from '../../src/store/live-deltas';
+import {
+  type LiveBatch,
+  type LiveBatchKey,
+  type LiveDelta,
+  type LiveDeltas,
+  untilWoken,
+} from '../../src/store/live-deltas';
 
 /** A live stream in memory whose readers wake on every append. */
 class MemoryLiveDeltas implements LiveDeltas {
@@ -25,17 +31,7 @@ class MemoryLiveDeltas implements LiveDeltas {
 
   async wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.waiters.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    await untilWoken(this.waiters, timeoutMs, signal);
   }
 
   async close(): Promise<void> {}
