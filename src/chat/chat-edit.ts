@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { UIMessage } from 'ai';
 import type { AgentClient } from '../client/agent-client';
+import type { AgentStatusReport } from '../protocol/definitions';
 import { type ForkMemo, forkMemoKey } from '../client/run-fork';
 import { CadreError } from '../errors';
 import { ChatRequestError } from './chat-request';
@@ -16,13 +17,15 @@ const maxForkDepth = 50;
 /**
  * The chat as UI messages. A chat that is a fork (of an edit, or of `handle.fork`) shows its
  * origin's turns before the user message it branched at (with the origin's message ids), then
- * its own; when the origin is gone (past its retention), only its own.
+ * its own; when the origin is gone (past its retention), only its own. `known` is the run's status
+ * when the caller has read it already.
  */
 export async function restoredChat(
   client: AgentClient,
   workflowId: string,
   metadata: (workflowId: string) => ChatMessageMetadata,
   depth = 0,
+  known?: AgentStatusReport,
 ): Promise<UIMessage[]> {
   const { events } = await readTree(client, workflowId);
   const handle = client.getHandle(workflowId);
@@ -30,7 +33,7 @@ export async function restoredChat(
   const [messages, usages, status] = await Promise.all([
     chatMessages(workflowId, events, runLookups(client, workflowId), metadata(workflowId)),
     handle.turnUsage(),
-    handle.status(),
+    known ?? handle.status(),
   ]);
   const own = withTurnUsage(messages, usages, status.status === 'running' || status.status === 'starting');
   const origin = depth < maxForkDepth ? await forkOrigin(client, workflowId) : undefined;

@@ -288,8 +288,9 @@ async function resumeChat(options: ChatHandlerOptions, workflowId: string, reque
 }
 
 async function restoreChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {
-  if (!(await statusOf(options.client, workflowId))) return json(200, []);
-  return json(200, await restoredChat(options.client, workflowId, (id) => metadataOf(options, id)));
+  const status = await statusOf(options.client, workflowId);
+  if (!status) return json(200, []);
+  return json(200, await restoredChat(options.client, workflowId, (id) => metadataOf(options, id), 0, status));
 }
 
 async function stopChat(options: ChatHandlerOptions, workflowId: string): Promise<Response> {

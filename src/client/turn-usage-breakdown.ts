@@ -1,5 +1,5 @@
 import { promptLengthOfResponseKey } from '../protocol/pending-message';
-import { type Pricing, type StepUsage, type UsageTotals, stepCost } from '../protocol/usage';
+import { type Pricing, type StepUsage, type UsageTotals, addStepUsage, stepCost } from '../protocol/usage';
 import type { ConversationStore } from '../store/conversation-store';
 import { declaredPricing } from './tree-usage';
 
@@ -39,13 +39,9 @@ export async function readTurnUsage(
 }
 
 function addStep(turn: { totals: UsageTotals; priced: boolean }, step: StepUsage, pricing: Pricing | undefined): void {
-  turn.totals.inputTokens += step.inputTokens;
-  turn.totals.outputTokens += step.outputTokens;
-  turn.totals.cachedInputTokens += step.cachedInputTokens;
-  turn.totals.modelCalls += 1;
   const cost = stepCost(step, pricing);
   if (cost === undefined) turn.priced = false;
-  else turn.totals.costUsd = (turn.totals.costUsd ?? 0) + cost;
+  addStepUsage(turn.totals, step, cost);
 }
 
 /** Indexes of the conversation's user messages after its fork prefix. */

@@ -71,7 +71,8 @@ function emptyTotals(priced: boolean): UsageTotals {
   return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, modelCalls: 0, ...(priced ? { costUsd: 0 } : {}) };
 }
 
-function add(totals: UsageTotals, step: StepUsage, cost: number | undefined): void {
+/** Adds one recorded step to `totals`; its `cost` counts only where the totals carry a cost. */
+export function addStepUsage(totals: UsageTotals, step: StepUsage, cost: number | undefined): void {
   totals.inputTokens += step.inputTokens;
   totals.outputTokens += step.outputTokens;
   totals.cachedInputTokens += step.cachedInputTokens;
@@ -87,10 +88,10 @@ export function treeUsageOf(steps: readonly StepUsage[], pricing?: Pricing): Tre
   for (const step of steps) {
     const cost = stepCost(step, pricing);
     if (priced && cost === undefined) unpriced.add(step.modelRoute);
-    add(usage.total, step, cost);
-    add((usage.byAgent[step.agent] ??= emptyTotals(priced)), step, cost);
-    add((usage.byModel[step.modelRoute] ??= emptyTotals(priced)), step, cost);
-    add((usage.byRun[step.workflowId] ??= emptyTotals(priced)), step, cost);
+    addStepUsage(usage.total, step, cost);
+    addStepUsage((usage.byAgent[step.agent] ??= emptyTotals(priced)), step, cost);
+    addStepUsage((usage.byModel[step.modelRoute] ??= emptyTotals(priced)), step, cost);
+    addStepUsage((usage.byRun[step.workflowId] ??= emptyTotals(priced)), step, cost);
   }
   if (unpriced.size > 0) usage.unpricedRoutes = [...unpriced].sort();
   return usage;
