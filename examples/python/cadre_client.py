@@ -68,7 +68,7 @@ async def pending_approvals(client: Client, workflow_id: str) -> list[dict]:
     return requests
 
 
-async def main() -> None:
+async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agent")
     parser.add_argument("prompt")
@@ -100,10 +100,13 @@ async def main() -> None:
     except WorkflowFailureError as failure:
         cause = failure.cause
         kind = getattr(cause, "type", None) or type(cause).__name__
-        sys.exit(f"run {run.id} failed ({kind}): {cause}")
+        print(f"run {run.id} failed ({kind}): {cause}", file=sys.stderr, flush=True)
+        return 1
     print(f"stop reason: {result['stopReason']}")
     print(result["text"])
+    return 0
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    # The exit status is set once the event loop and the client have closed.
+    sys.exit(asyncio.run(main()))

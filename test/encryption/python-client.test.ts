@@ -140,9 +140,10 @@ describe('the Python client example on an encrypted run', () => {
     const { taskQueue } = test;
     const failed = await runPythonClient(taskQueue, 'Anything', [], 'py-refused').then(
       () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
+      (error: { code?: number | null; signal?: string | null; stderr?: string }) => error,
     );
-    expect(failed?.code).toBe(1);
+    // Status 1; now and then the Python SDK's runtime is killed by a signal while it shuts down after the failure.
+    expect(failed?.code === 1 || typeof failed?.signal === 'string').toBe(true);
     expect(failed?.stderr).toMatch(
       /^run py-refused-py-[0-9a-f]{8} failed \(ModelStepFailed\): .*the scripted provider refuses this request/m,
     );
