@@ -72,4 +72,26 @@ describe('editing a message in the chat page', () => {
     expect(await texts('user')).toEqual(['first question', 'second question']);
     expect(await texts('assistant')).toEqual([greeting, greeting]);
   });
+
+  it('keeps an open edit and its draft when the chat reloads its messages after a decision made elsewhere', async () => {
+    const chatId = `chat-files-k${Date.now().toString(36)}`;
+    await page.goto(`${server.url}?agent=chat-files&chat=${chatId}`);
+    await page.getByTestId('chat-input').waitFor();
+    await page.getByTestId('chat-input').fill('delete notes.txt');
+    await page.getByTestId('send').click();
+    await page.getByTestId('approve').waitFor({ timeout: 30_000 });
+    await page.getByTestId('edit-message').click();
+    await page.getByTestId('edit-input').fill('delete drafts.txt');
+
+    // Approved from a backend: the page reloads the chat from the store and follows the rest of the turn.
+    const handle = env.client.getHandle(chatId);
+    const [request] = await handle.pendingApprovals();
+    await handle.approve(request!.approvalId, { by: 'backend', signature: request!.signature });
+    await page.getByText('Done: deleted notes.txt.').waitFor({ timeout: 30_000 });
+    await page.getByTestId('busy').waitFor({ state: 'detached', timeout: 30_000 });
+
+    expect(await page.getByTestId('edit-input').inputValue()).toBe('delete drafts.txt');
+    expect(await page.getByTestId('edit-send').isEnabled()).toBe(true);
+    expect(await texts('user')).toEqual(['delete notes.txt']);
+  });
 });

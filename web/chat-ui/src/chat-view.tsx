@@ -137,6 +137,7 @@ export function ChatView({
     .reverse()
     .find((message) => (message.metadata as CadreMetadata | undefined)?.cadre?.uiUrl)?.metadata as
     CadreMetadata | undefined;
+  const keys = messageKeys(messages);
   return (
     <main className="chat">
       <header>
@@ -151,8 +152,8 @@ export function ChatView({
         )}
       </header>
       <section className="messages" data-testid="messages">
-        {messages.map((message) => (
-          <div key={message.id} className={`message ${message.role}`} data-role={message.role}>
+        {messages.map((message, index) => (
+          <div key={keys[index]} className={`message ${message.role}`} data-role={message.role}>
             {withoutResetText(message.parts).map((part, index) => (
               <PartBoundary key={index} part={part as PartIdentity}>
                 <MessagePart
@@ -226,4 +227,14 @@ export function ChatView({
       </form>
     </main>
   );
+}
+
+/**
+ * React keys of the shown messages. A user message is keyed by its place among the user messages:
+ * a reload from the store gives it the server's id instead of the page's, and an edit open under it
+ * must stay open with its draft.
+ */
+function messageKeys(messages: UIMessage[]): string[] {
+  let users = 0;
+  return messages.map((message) => (message.role === 'user' ? `user-${users++}` : message.id));
 }

@@ -10,7 +10,10 @@ function textOf(message: UIMessage): string {
   return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
-/** An Edit button under a user message; sending the edited text forks the chat there (the old chat stays). */
+/**
+ * An Edit button under a user message; sending the edited text forks the chat there (the old chat
+ * stays). While a turn runs, the button and an open edit's Send wait for it to end; the draft stays.
+ */
 export function MessageEdit({
   message,
   disabled,
@@ -39,13 +42,13 @@ export function MessageEdit({
       className="edit"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!draft.trim()) return;
+        if (disabled || !draft.trim()) return;
         onSend(draft);
         setDraft(undefined);
       }}
     >
       <input value={draft} onChange={(event) => setDraft(event.target.value)} data-testid="edit-input" />
-      <button type="submit" data-testid="edit-send">
+      <button type="submit" data-testid="edit-send" disabled={disabled}>
         Send
       </button>
       <button type="button" onClick={() => setDraft(undefined)}>
