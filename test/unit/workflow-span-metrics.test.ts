@@ -1,29 +1,18 @@
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { AgentMetrics } from '../../src/telemetry/agent-metrics';
 import { WorkflowSpanMetrics } from '../../src/telemetry/workflow-span-metrics';
 import { cadreAttributes, workflowSpanNames } from '../../src/protocol/telemetry-names';
+import { memoryTelemetry } from '../telemetry/telemetry-fixtures';
 
-/** A finished span named `name`, as the workflow's exporter sink hands it over. */
-function finishedSpan(name: string): ReadableSpan {
-  const provider = new BasicTracerProvider();
-  const kept = new InMemorySpanExporter();
-  provider.addSpanProcessor(new SimpleSpanProcessor(kept));
-  const span = provider.getTracer('test').startSpan(name, {
+/** A finished run-end span, as the workflow's exporter sink hands it over. */
+function finishedRunEnd(): ReadableSpan {
+  const source = memoryTelemetry();
+  const span = source.tracerProvider.getTracer('test').startSpan(workflowSpanNames.runFinished, {
     attributes: { [cadreAttributes.agent]: 'chief', [cadreAttributes.runStatus]: 'completed' },
   });
   span.end();
-  return kept.getFinishedSpans()[0]!;
+  return source.spans.getFinishedSpans()[0]!;
 }
 
 async function runsCounted(reader: PeriodicExportingMetricReader): Promise<number> {
@@ -36,24 +25,20 @@ async function runsCounted(reader: PeriodicExportingMetricReader): Promise<numbe
 
 describe('the workflow span processor of a worker', () => {
   it('passes a span the sink hands over twice on once, and counts its metric once', async () => {
-    const exported = new InMemorySpanExporter();
-    const reader = new PeriodicExportingMetricReader({
-      exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-      exportIntervalMillis: 3_600_000,
-    });
-    const metrics = new AgentMetrics(new MeterProvider({ readers: [reader] }).getMeter('test'));
-    const processor = new WorkflowSpanMetrics(metrics, new SimpleSpanProcessor(exported));
-    const runEnd = finishedSpan(workflowSpanNames.runFinished);
-    const other = finishedSpan(workflowSpanNames.runFinished);
+    const sink = memoryTelemetry();
+    const metrics = new AgentMetrics(sink.meterProvider.getMeter('test'));
+    const processor = new WorkflowSpanMetrics(metrics, new SimpleSpanProcessor(sink.spans));
+    const runEnd = finishedRunEnd();
+    const other = finishedRunEnd();
 
     processor.onEnd(runEnd);
     processor.onEnd(runEnd);
     processor.onEnd(other);
 
-    expect(exported.getFinishedSpans().map((span) => span.spanContext().spanId)).toEqual([
+    expect(sink.spans.getFinishedSpans().map((span) => span.spanContext().spanId)).toEqual([
       runEnd.spanContext().spanId,
       other.spanContext().spanId,
     ]);
-    expect(await runsCounted(reader)).toBe(2);
+    expect(await runsCounted(sink.reader)).toBe(2);
   });
 });
