@@ -48,7 +48,7 @@ export interface LiveDeltas {
 }
 
 /** How often a SQLite reader looks for new batches: one indexed read of the file per interval. */
-export const sqlitePollMs = 40;
+export const sqlitePollMs = 20;
 
 /** The NOTIFY channel PostgreSQL writers signal after every batch. */
 export const liveChannel = 'cadre_live_deltas';
