@@ -13,6 +13,7 @@ import type {
   AgentActivities,
   CommitConversationArgs,
   DescribeAgentArgs,
+  DescribeAgentHereResult,
   MapSubagentOutputArgs,
   MapSubagentOutputResult,
 } from './types';
@@ -20,32 +21,11 @@ import type {
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
   return {
-    async describeAgent({
-      agent,
-      callOptions,
-      runtimeContext,
-      overrides,
-    }: DescribeAgentArgs): Promise<DescribedAgentSpec> {
-      try {
-        const definition = deps.agents.get(agent);
-        await validateCallOptions(definition, callOptions);
-        // What prepareCall chose that the workflow needs (model route, tool names, step cap) is recorded in the spec.
-        const prepared =
-          typeof definition.prepareCall === 'function'
-            ? (await resolveCallSettings(definition, { callOptions, runtimeContext })).agent
-            : undefined;
-        const spec = {
-          ...deps.agents.spec(agent, overrides, prepared),
-          searchAttributes: deps.searchAttributes === true,
-          signsApprovals: deps.signer !== undefined,
-          ...fingerprintOf(deps, agent),
-        };
-        const agentSpecs = await reachableSpecs(deps, agent);
-        return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
-      } catch (error) {
-        if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
-        throw error;
-      }
+    describeAgent: (args: DescribeAgentArgs) => describeAgent(deps, args),
+    async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
+      // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
+      if (!deps.agents.names().includes(args.agent)) return {};
+      return { spec: await describeAgent(deps, args) };
     },
     runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
     compactContext: createCompactContext(deps),
@@ -61,6 +41,33 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
       await deps.conversations.applyWrites(args);
     },
   };
+}
+
+/** The run's spec of `agent`: its definition, what `prepareCall` chose, and the specs its subagents reach. */
+async function describeAgent(
+  deps: ActivityDependencies,
+  { agent, callOptions, runtimeContext, overrides }: DescribeAgentArgs,
+): Promise<DescribedAgentSpec> {
+  try {
+    const definition = deps.agents.get(agent);
+    await validateCallOptions(definition, callOptions);
+    // What prepareCall chose that the workflow needs (model route, tool names, step cap) is recorded in the spec.
+    const prepared =
+      typeof definition.prepareCall === 'function'
+        ? (await resolveCallSettings(definition, { callOptions, runtimeContext })).agent
+        : undefined;
+    const spec = {
+      ...deps.agents.spec(agent, overrides, prepared),
+      searchAttributes: deps.searchAttributes === true,
+      signsApprovals: deps.signer !== undefined,
+      ...fingerprintOf(deps, agent),
+    };
+    const agentSpecs = await reachableSpecs(deps, agent);
+    return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
+  } catch (error) {
+    if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
+    throw error;
+  }
 }
 
 /**

@@ -21,6 +21,15 @@ export interface DescribeAgentArgs {
   overrides?: AgentOverrides;
 }
 
+/**
+ * Result of `describeAgentHere`, the local activity a run's first workflow task tries first: the
+ * spec, or nothing when the workflow's worker does not serve the agent (then `describeAgent` runs
+ * on the agent's queue).
+ */
+export interface DescribeAgentHereResult {
+  spec?: DescribedAgentSpec;
+}
+
 /** The run's per-request data that policies and `prepareCall` see. */
 export interface CallContext {
   callOptions?: unknown;
@@ -226,6 +235,7 @@ export type CommitConversationArgs = StoreWrites;
 /** The activities the agent workflow calls; implemented by `createActivities`. */
 export interface AgentActivities {
   describeAgent(args: DescribeAgentArgs): Promise<DescribedAgentSpec>;
+  describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult>;
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;

@@ -8,6 +8,7 @@ import {
   isCancellation,
   makeContinueAsNewFunc,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   TemporalFailure,
   TimeoutFailure,
@@ -54,16 +55,27 @@ import type { CadreErrorType } from '../protocol/error-types';
 /** How long a new run waits for a worker that serves its agent before it fails and says so. */
 export const agentWorkerWait = '1 minute';
 
+const describeRetry = {
+  maximumAttempts: 5,
+  nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] satisfies CadreErrorType[],
+};
+
+/**
+ * `describeAgentHere` on the workflow's own worker: no activity task, no second workflow task, so
+ * the first workflow task goes on to schedule the first model step.
+ */
+const { describeAgentHere } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: describeRetry,
+});
+
 /** `describeAgent` on the agent's queue, waiting at most {@link agentWorkerWait} for a worker that serves it. */
 function describeAgentOn(taskQueue: string) {
   return proxyActivities<AgentActivities>({
     startToCloseTimeout: '30 seconds',
     taskQueue,
     scheduleToStartTimeout: agentWorkerWait,
-    retry: {
-      maximumAttempts: 5,
-      nonRetryableErrorTypes: ['ConfigurationError', 'InvalidCallOptions'] satisfies CadreErrorType[],
-    },
+    retry: describeRetry,
   }).describeAgent;
 }
 
@@ -246,15 +258,21 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
   }
 }
 
-/** The agent's spec from a worker that serves it; a run nobody serves fails with what to start. */
+/**
+ * The agent's spec: from the workflow's own worker when it serves the agent (a local activity),
+ * else from a worker that does; a run nobody serves fails with what to start.
+ */
 async function describe(input: AgentWorkflowInput, activityQueue: string): Promise<DescribedAgentSpec> {
+  const args = {
+    agent: input.agent,
+    callOptions: input.callOptions,
+    ...(input.runtimeContext ? { runtimeContext: input.runtimeContext } : {}),
+    overrides: input.overrides,
+  };
+  const here = await describeAgentHere(args);
+  if (here.spec) return here.spec;
   try {
-    return await describeAgentOn(activityQueue)({
-      agent: input.agent,
-      callOptions: input.callOptions,
-      ...(input.runtimeContext ? { runtimeContext: input.runtimeContext } : {}),
-      overrides: input.overrides,
-    });
+    return await describeAgentOn(activityQueue)(args);
   } catch (error) {
     if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
       throw agentFailure(

@@ -121,7 +121,7 @@ describe('round trips of subagents and approvals', () => {
   it('starts children with their spec from the parent: no describeAgent in their histories', async () => {
     const handle = await env.client.start('rt-top', { prompt: 'go', workflowId: 'rt-spec' });
     await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'approval two levels down');
-    expect(await scheduledActivities(env, 'rt-spec')).toContain('describeAgent');
+    expect(await scheduledActivities(env, 'rt-spec')).not.toContain('describeAgent');
     expect(await scheduledActivities(env, 'rt-spec/down-1')).not.toContain('describeAgent');
     expect(await scheduledActivities(env, 'rt-spec/down-1/down-1')).not.toContain('describeAgent');
     // The grandchild got its parent's tool filter, as describeAgent would have applied it.
@@ -176,7 +176,7 @@ describe('round trips of subagents and approvals', () => {
     const handle = await env.client.start('rt-lead', { prompt: 'go', workflowId: 'rt-end' });
     expect((await handle.result()).text).toBe('lead: hi there');
     expect(await scheduledActivities(env, 'rt-end/helper-1')).toEqual(['runModelStep']);
-    expect(await scheduledActivities(env, 'rt-end')).toEqual(['describeAgent', 'runModelStep', 'runModelStep']);
+    expect(await scheduledActivities(env, 'rt-end')).toEqual(['runModelStep', 'runModelStep']);
     // Before the parent's model saw the child's result, the store had the child's whole conversation and its end.
     expect(seenByLead.messages).toEqual([
       { role: 'user', content: 'say hi' },
@@ -203,7 +203,55 @@ describe('round trips of subagents and approvals', () => {
     const description = await env.client.client.workflow.getHandle('rt-upserts/helper-1').describe();
     expect(description.type).toBe(agentWorkflowType);
     expect(description.typedSearchAttributes.get(agentStatusKey)).toBe('completed');
-    // The root records no marker either.
-    expect(await eventsOfType(env, 'rt-upserts', EventType.EVENT_TYPE_MARKER_RECORDED)).toEqual([]);
+    // The root records one marker: the local activity that described its agent; no patch marker.
+    const markers = await eventsOfType(env, 'rt-upserts', EventType.EVENT_TYPE_MARKER_RECORDED);
+    expect(markers.map((event) => event.markerRecordedEventAttributes?.markerName)).toEqual(['core_local_activity']);
+    expect(await upsertedAttributes(env, 'rt-upserts')).not.toContainEqual(expect.arrayContaining(['TemporalChangeVersion']));
+  });
+
+  it("describes a root run's agent on its own worker: the first workflow task schedules the first model step", async () => {
+    await (await env.client.start('rt-helper', { prompt: 'go', workflowId: 'rt-first-task' })).result();
+    const history = await env.client.client.workflow.getHandle('rt-first-task').fetchHistory();
+    const events = history.events ?? [];
+    const firstScheduled = events.find((event) => event.activityTaskScheduledEventAttributes);
+    const firstCompletedTask = events.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    expect(firstScheduled?.activityTaskScheduledEventAttributes?.activityType?.name).toBe('runModelStep');
+    expect(Number(firstScheduled?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId)).toBe(
+      Number(firstCompletedTask?.eventId),
+    );
+    // A task run of one step: two workflow tasks in all (start, and the step's result).
+    expect(events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(2);
+  });
+});
+
+describe('a fleet whose workers serve different agents', () => {
+  const taskQueue = `rt-fleet-${Date.now()}`;
+  let alpha: AgentTestEnv | undefined;
+  let beta: AgentTestEnv | undefined;
+
+  afterAll(async () => {
+    await beta?.stop();
+    await alpha?.stop();
+  });
+
+  it("describes a run's agent on the agent's queue when the worker that took its first task does not serve it", async () => {
+    alpha = await startAgentTestEnv([defineAgent({ name: 'rt-alpha', model: reactiveModel({ text: 'alpha' }) })], {
+      taskQueue,
+    });
+    // Only alpha's worker polls the workflow queue yet, so it takes the run's first task.
+    const handle = await alpha.client.start('rt-beta', { prompt: 'go', workflowId: `${taskQueue}-beta` });
+    const scheduledOn = async () => {
+      const history = await alpha!.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+      const scheduled = (history.events ?? []).find((event) => event.activityTaskScheduledEventAttributes);
+      return scheduled?.activityTaskScheduledEventAttributes;
+    };
+    await waitFor(async () => (await scheduledOn()) !== undefined, 'describeAgent scheduled on the agent queue');
+    const describe = await scheduledOn();
+    expect(describe?.activityType?.name).toBe('describeAgent');
+    expect(describe?.taskQueue?.name).toBe(`${taskQueue}/rt-beta`);
+    beta = await startAgentTestEnv([defineAgent({ name: 'rt-beta', model: reactiveModel({ text: 'beta answers' }) })], {
+      taskQueue,
+    });
+    expect((await handle.result()).text).toBe('beta answers');
   });
 });
