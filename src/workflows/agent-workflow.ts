@@ -175,7 +175,8 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
           if (!state.hasMessages()) break;
         }
         if (input.mode === 'session') {
-          status.publish('idle', state.lastError);
+          // A message already waiting starts its turn in this workflow task: no idle status in between.
+          if (!state.hasMessages()) status.publish('idle', state.lastError);
           // Between turns is a safe point: a long chat continues as new when Temporal suggests it.
           const suggested = () => workflowInfo().continueAsNewSuggested;
           const ready = () => state.hasMessages() || state.ended || suggested() || move.due();

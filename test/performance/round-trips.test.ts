@@ -82,6 +82,15 @@ async function upsertedAttributes(env: AgentTestEnv, workflowId: string): Promis
   );
 }
 
+/** The `CadreStatus` each upsert of a workflow's history set, in order. */
+async function upsertedStatuses(env: AgentTestEnv, workflowId: string): Promise<string[]> {
+  const upserts = await eventsOfType(env, workflowId, EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+  return upserts.flatMap((event) => {
+    const payload = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.CadreStatus;
+    return payload?.data ? [JSON.parse(Buffer.from(payload.data).toString()) as string] : [];
+  });
+}
+
 async function scheduledActivities(env: AgentTestEnv, workflowId: string): Promise<string[]> {
   const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).flatMap((event) => {
@@ -206,7 +215,9 @@ describe('round trips of subagents and approvals', () => {
     // The root records one marker: the local activity that described its agent; no patch marker.
     const markers = await eventsOfType(env, 'rt-upserts', EventType.EVENT_TYPE_MARKER_RECORDED);
     expect(markers.map((event) => event.markerRecordedEventAttributes?.markerName)).toEqual(['core_local_activity']);
-    expect(await upsertedAttributes(env, 'rt-upserts')).not.toContainEqual(expect.arrayContaining(['TemporalChangeVersion']));
+    expect(await upsertedAttributes(env, 'rt-upserts')).not.toContainEqual(
+      expect.arrayContaining(['TemporalChangeVersion']),
+    );
   });
 
   it("describes a root run's agent on its own worker: the first workflow task schedules the first model step", async () => {
@@ -221,6 +232,27 @@ describe('round trips of subagents and approvals', () => {
     );
     // A task run of one step: two workflow tasks in all (start, and the step's result).
     expect(events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(2);
+  });
+});
+
+describe('a session started with a message', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv([defineAgent({ name: 'rt-chat', model: reactiveModel({ text: 'hello' }) })]);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('publishes running, not idle, in its first workflow task, then idle once the turn is done', async () => {
+    const handle = await env.client.start('rt-chat', { mode: 'session', prompt: 'hi', workflowId: 'rt-session-start' });
+    await waitFor(
+      async () => (await handle.status()).status === 'idle' && (await handle.status()).steps === 1,
+      'idle after the turn',
+    );
+    await waitFor(async () => (await upsertedStatuses(env, 'rt-session-start')).includes('idle'), 'idle upserted');
+    expect(await upsertedStatuses(env, 'rt-session-start')).toEqual(['running', 'idle']);
+    await handle.end();
   });
 });
 
