@@ -141,7 +141,10 @@ describe('the status of a run after a human approves a call', () => {
   it('ignores a signal that an approved tool is running when no approved tool of the run holds back its status', async () => {
     const handle = await env.client.start('status-session', { mode: 'session', workflowId: 'status-session-1' });
     await handle.send('hi');
-    await waitFor(async () => (await handle.status()).status === 'idle', 'idle session');
+    await waitFor(async () => {
+      const status = await handle.status();
+      return status.activations === 1 && status.status === 'idle';
+    }, 'idle session after its first turn');
     await env.client.client.workflow
       .getHandle(handle.workflowId)
       .signal(approvedToolRunningSignal, { toolCallId: 'call-that-ended' });

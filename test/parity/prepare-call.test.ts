@@ -74,11 +74,14 @@ afterAll(async () => {
 });
 
 /** The JSON results of the run's completed activities, in history order. */
-async function activityResults(workflowId: string): Promise<string[]> {
+/** The spec the run's first workflow task recorded: the result of its `describeAgentHere` local activity. */
+async function recordedDescription(workflowId: string): Promise<unknown> {
   const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? [])
-    .flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? [])
-    .map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'));
+  const marker = (history.events ?? []).find(
+    (event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+  );
+  const result = marker?.markerRecordedEventAttributes?.details?.result?.payloads?.[0]?.data;
+  return (JSON.parse(Buffer.from(result ?? new Uint8Array()).toString('utf8') || '{}') as { spec?: unknown }).spec;
 }
 
 describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
@@ -95,8 +98,7 @@ describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
     const messages = [];
     for await (const message of handle.messages()) messages.push(message);
     expect(JSON.stringify(messages.at(-1))).toContain('acme results for invoices');
-    const [description] = await activityResults(handle.workflowId);
-    expect(JSON.parse(description ?? '{}')).toMatchObject({
+    expect(await recordedDescription(handle.workflowId)).toMatchObject({
       modelRoute: 'test:large',
       toolNames: ['search'],
       maxSteps: 1000,
@@ -116,8 +118,7 @@ describe('prepareCall returning model, tools, activeTools and stopWhen', () => {
     const handle = await env.client.start('by-instance', { prompt: 'hello' });
     expect((await handle.result()).text).toBe('instance saw no tools');
     expect(instanceModel.calls).toHaveLength(1);
-    const [description] = await activityResults(handle.workflowId);
-    expect(JSON.parse(description ?? '{}')).toMatchObject({ modelRoute: 'cadre-test:scripted' });
+    expect(await recordedDescription(handle.workflowId)).toMatchObject({ modelRoute: 'cadre-test:scripted' });
   });
 
   it('fails the run at its start when prepareCall names an active tool the agent does not have', async () => {
