@@ -24,7 +24,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     describeAgent: (args: DescribeAgentArgs) => describeAgent(deps, args),
     async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
       // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
-      if (!deps.agents.names().includes(args.agent)) return {};
+      if (!deps.agents.has(args.agent)) return {};
       return { spec: await describeAgent(deps, args) };
     },
     runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
@@ -80,7 +80,7 @@ async function reachableSpecs(deps: ActivityDependencies, root: string): Promise
   const seen = new Set<string>();
   const queue = [root];
   for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-    const served = deps.agents.names().includes(name);
+    const served = deps.agents.has(name);
     const subagents = served ? Object.values(deps.agents.get(name).subagents ?? {}) : [];
     for (const { agent } of subagents) {
       if (seen.has(agent)) continue;

@@ -84,6 +84,11 @@ export class AgentRegistry {
     return [...this.agents.keys()].sort();
   }
 
+  /** True when this worker serves agent `name`. */
+  has(name: string): boolean {
+    return this.agents.has(name);
+  }
+
   /** The definition named `name`; the error lists the names this worker knows. */
   get(name: string): AnyAgentDefinition {
     const agent = this.agents.get(name);

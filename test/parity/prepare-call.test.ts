@@ -73,7 +73,6 @@ afterAll(async () => {
   await env?.stop();
 });
 
-/** The JSON results of the run's completed activities, in history order. */
 /** The spec the run's first workflow task recorded: the result of its `describeAgentHere` local activity. */
 async function recordedDescription(workflowId: string): Promise<unknown> {
   const history = await env.client.client.workflow.getHandle(workflowId).fetchHistory();

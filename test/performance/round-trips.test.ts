@@ -246,10 +246,10 @@ describe('a session started with a message', () => {
 
   it('publishes running, not idle, in its first workflow task, then idle once the turn is done', async () => {
     const handle = await env.client.start('rt-chat', { mode: 'session', prompt: 'hi', workflowId: 'rt-session-start' });
-    await waitFor(
-      async () => (await handle.status()).status === 'idle' && (await handle.status()).steps === 1,
-      'idle after the turn',
-    );
+    await waitFor(async () => {
+      const status = await handle.status();
+      return status.status === 'idle' && status.steps === 1;
+    }, 'idle after the turn');
     await waitFor(async () => (await upsertedStatuses(env, 'rt-session-start')).includes('idle'), 'idle upserted');
     expect(await upsertedStatuses(env, 'rt-session-start')).toEqual(['running', 'idle']);
     await handle.end();
@@ -267,13 +267,15 @@ describe('a fleet whose workers serve different agents', () => {
   });
 
   it("describes a run's agent on the agent's queue when the worker that took its first task does not serve it", async () => {
-    alpha = await startAgentTestEnv([defineAgent({ name: 'rt-alpha', model: reactiveModel({ text: 'alpha' }) })], {
-      taskQueue,
-    });
+    const first = await startAgentTestEnv(
+      [defineAgent({ name: 'rt-alpha', model: reactiveModel({ text: 'alpha' }) })],
+      { taskQueue },
+    );
+    alpha = first;
     // Only alpha's worker polls the workflow queue yet, so it takes the run's first task.
-    const handle = await alpha.client.start('rt-beta', { prompt: 'go', workflowId: `${taskQueue}-beta` });
+    const handle = await first.client.start('rt-beta', { prompt: 'go', workflowId: `${taskQueue}-beta` });
     const scheduledOn = async () => {
-      const history = await alpha!.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+      const history = await first.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
       const scheduled = (history.events ?? []).find((event) => event.activityTaskScheduledEventAttributes);
       return scheduled?.activityTaskScheduledEventAttributes;
     };
