@@ -2,12 +2,13 @@ import type { AgentClient } from '../client/agent-client';
 import { rejectsMidTurn, submitMessage } from '../client/message-delivery';
 import { CadreError } from '../errors';
 import { ChatRequestError } from './chat-request';
-import { type SessionStart, sendToSession } from './session-start';
+import { type SessionStart, sendToSession, startSession } from './session-start';
 
 /**
- * Delivers a chat message: to a session whose agent rejects messages mid-turn through the update
- * (a refusal answers 409 with `MessageRejected`'s message, which the page shows), else by
- * signal-with-start, which also starts a session that does not exist yet.
+ * Delivers a chat message: a chat with no session yet starts one with it (eagerly on a worker's
+ * connection); a session whose agent rejects messages mid-turn gets it through the update (a
+ * refusal answers 409 with `MessageRejected`'s message, which the page shows); any other gets it
+ * by signal-with-start, which also starts a new session should the last one have closed.
  */
 export async function deliverChatMessage(
   client: AgentClient,
@@ -15,8 +16,12 @@ export async function deliverChatMessage(
   text: string,
   exists: boolean,
 ): Promise<void> {
+  if (!exists) {
+    await startSession(client, start, text);
+    return;
+  }
   const handle = client.client.workflow.getHandle(start.workflowId);
-  if (!exists || !(await rejectsMidTurn(handle))) {
+  if (!(await rejectsMidTurn(handle))) {
     await sendToSession(client, start, text);
     return;
   }

@@ -1,3 +1,4 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { type AgentWorkflowInput, agentWorkflowType, sendMessageSignal } from '../protocol/definitions';
@@ -20,21 +21,51 @@ export interface SessionStart {
  * The input is the one `AgentClient.start` builds for `{ mode: 'session' }`.
  */
 export async function sendToSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
-  const input: AgentWorkflowInput = {
+  await client.client.workflow.signalWithStart<typeof agentWorkflow, [{ text: string }]>(agentWorkflowType, {
+    ...startOptions(client, start, text),
+    args: [sessionInput(start)],
+    signal: sendMessageSignal,
+    signalArgs: [{ text }],
+  });
+}
+
+/**
+ * Starts the session `workflowId` with `text` as its first message, for a chat that has no session
+ * yet. A client on a worker's connection (`AgentClient.fromWorker`) starts it eagerly: that worker
+ * takes its first workflow task in the start call's response. Should a session have started
+ * meanwhile (two first messages at once), the message goes to it by {@link sendToSession}.
+ */
+export async function startSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
+  try {
+    await client.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
+      ...startOptions(client, start, text),
+      args: [{ ...sessionInput(start), prompt: text }],
+      ...(client.startsEagerly ? { requestEagerStart: true } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    await sendToSession(client, start, text);
+  }
+}
+
+/** The input `AgentClient.start` builds for `{ mode: 'session' }`. */
+function sessionInput(start: SessionStart): AgentWorkflowInput {
+  return {
     agent: start.agent,
     mode: 'session',
     depth: 0,
     rootWorkflowId: start.workflowId,
     runtimeContext: start.runtimeContext,
   };
-  await client.client.workflow.signalWithStart<typeof agentWorkflow, [{ text: string }]>(agentWorkflowType, {
+}
+
+/** The start options both ways of starting a session share. */
+function startOptions(client: AgentClient, start: SessionStart, text: string) {
+  return {
     workflowId: start.workflowId,
     taskQueue: client.taskQueue,
-    args: [input],
-    signal: sendMessageSignal,
-    signalArgs: [{ text }],
     staticSummary: `${start.agent} (session): ${oneLine(text, 100)}`,
     typedSearchAttributes:
       start.searchAttributes === false ? undefined : initialSearchAttributes(start.agent, 0, start.workflowId),
-  });
+  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type InternalConnectionLike, InternalConnectionLikeSymbol } from '@temporalio/client';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import {
   type AgentMode,
@@ -30,6 +30,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment, payloadKeysOf } from '../codec/data-converter';
 import type { AgentTelemetry } from '../telemetry/telemetry-options';
 import { telemetryClientInterceptors } from '../telemetry/worker-telemetry';
+import type { AgentWorker } from '../worker/create-agent-worker';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
@@ -104,6 +105,16 @@ export class AgentClient {
     private readonly store: LazyStore = new LazyStore(),
   ) {}
 
+  /**
+   * True when this client's connection is a worker's (see {@link fromWorker}): runs it starts ask
+   * for eager workflow start, and a worker of this process takes their first workflow task at once.
+   */
+  get startsEagerly(): boolean {
+    return (
+      (this.client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true
+    );
+  }
+
   /** Connects to Temporal. */
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const config = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
@@ -128,6 +139,32 @@ export class AgentClient {
       AgentClient.settings(options, namespace),
       connection,
       new LazyStore(options.store, payloadKeysOf(dataConverter)),
+    );
+  }
+
+  /**
+   * A client over a worker's own connection, for a backend that runs its worker in the same process
+   * (as `cadre dev` does for its chat page). Runs it starts are started eagerly: the server hands
+   * their first workflow task to this process's worker in the start call's response, with no trip
+   * through the task queue. Namespace, task queue, data converter and store are the worker's, and
+   * closing the client leaves them open.
+   * @example const agents = AgentClient.fromWorker(agentWorker);
+   */
+  static fromWorker(
+    worker: Pick<AgentWorker, 'connection' | 'namespace' | 'taskQueue' | 'store' | 'dataConverter'>,
+    options: Omit<AgentClientOptions, 'address' | 'namespace' | 'taskQueue' | 'dataConverter' | 'store'> = {},
+  ): AgentClient {
+    const client = new Client({
+      connection: worker.connection,
+      namespace: worker.namespace,
+      ...(worker.dataConverter ? { dataConverter: worker.dataConverter } : {}),
+      interceptors: { workflow: telemetryClientInterceptors(options.telemetry) },
+    });
+    return new AgentClient(
+      client,
+      AgentClient.settings({ ...options, taskQueue: worker.taskQueue }, worker.namespace),
+      undefined,
+      new LazyStore(worker.store),
     );
   }
 
@@ -183,6 +220,7 @@ export class AgentClient {
       args: [input],
       staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(promptText(prompt.promptContent ?? prompt.prompt ?? ''), 100)}` : ''}`,
       typedSearchAttributes: this.options.searchAttributes ? initialSearchAttributes(agent, 0, workflowId) : undefined,
+      ...(this.startsEagerly ? { requestEagerStart: true } : {}),
     });
     return this.wrap<OutputOfAgent<AGENT>>(handle.workflowId);
   }

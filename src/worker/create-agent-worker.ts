@@ -97,6 +97,15 @@ export interface AgentWorkerOptions {
 export interface AgentWorker {
   worker: Worker;
   taskQueue: string;
+  /** The namespace the workers poll. */
+  namespace: string;
+  /**
+   * The workers' connection: `AgentClient.fromWorker` starts runs over it, so that these workers
+   * take a new run's first workflow task in the start call's response (eager workflow start).
+   */
+  connection: NativeConnection;
+  /** The workers' data converter, when one is set (else Temporal's default). */
+  dataConverter?: DataConverter;
   agents: AgentRegistry;
   /** The conversation store the activities read and write. */
   store: ConversationStore;
@@ -162,10 +171,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const store = ownedStore ?? (options.store as ConversationStore);
   opened.store = store;
   const conversations = new ConversationIo(store, options.storeOutageWaitMs);
-  const ownedConnection = options.connection
-    ? undefined
-    : await connectOrExplain(temporal, () => NativeConnection.connect(connectionOptions));
-  const connection = options.connection ?? ownedConnection;
+  const connection =
+    options.connection ?? (await connectOrExplain(temporal, () => NativeConnection.connect(connectionOptions)));
+  const ownedConnection = options.connection ? undefined : connection;
   // One connection per MCP server for the whole worker, opened by the first activity that needs it.
   const mcp = new McpClients();
   const activities = createActivities({
@@ -251,6 +259,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   return {
     worker,
     taskQueue,
+    namespace,
+    connection,
+    ...(dataConverter ? { dataConverter } : {}),
     agents,
     store,
     conversations,

@@ -41,10 +41,8 @@ export async function devCommand(
   write(
     `[cadre] your own agents: ${cadreCommand('dev --agents ./my-agents.ts')} (this worker then serves those instead)`,
   );
-  const chatClient = await AgentClient.connect({
-    address: server.address,
-    namespace: server.namespace,
-    taskQueue: worker.taskQueue,
+  // The page's client shares the worker's connection: a new chat's session starts eagerly on this worker.
+  const chatClient = AgentClient.fromWorker(worker, {
     uiUrl: server.uiUrl,
     ...(traces ? { telemetry: traces.telemetry } : {}),
   });
