@@ -215,6 +215,15 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       ],
     },
   },
+  {
+    version: 8,
+    description:
+      "SQLite: an index on the conversations' order, so a new conversation's MAX(created_order) + 1 reads one entry instead of every conversation (PostgreSQL takes it from a sequence)",
+    statements: {
+      sqlite: ['CREATE INDEX cadre_conversations_order ON cadre_conversations (created_order)'],
+      postgres: [],
+    },
+  },
 ];
 
 /** Key of the PostgreSQL advisory lock that serializes migrations across processes ("cadre" in ASCII). */

@@ -58,6 +58,25 @@ describe('SQLite conversation store file', () => {
     }
   });
 
+  test("numbers a new conversation from an index of the conversations' order, reading no other conversation", async () => {
+    const file = path.join(folder, 'order', 'cadre.db');
+    const store = await SqliteConversationStore.open(file);
+    await store.close();
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    const database = new DatabaseSync(file, { readOnly: true });
+    try {
+      const plan = database
+        .prepare('EXPLAIN QUERY PLAN SELECT COALESCE(MAX(created_order), 0) + 1 FROM cadre_conversations')
+        .all() as Array<{ detail: string }>;
+      // Without the index SQLite walks every conversation for the MAX: each new run costs more than the last.
+      expect(plan.map((row) => row.detail)).toEqual([
+        expect.stringMatching(/^SEARCH cadre_conversations USING COVERING INDEX cadre_conversations_order/),
+      ]);
+    } finally {
+      database.close();
+    }
+  });
+
   test('another process appending the same indexes at the same time leaves one copy of each', async () => {
     const shared = path.join(folder, 'processes', 'cadre.db');
     const count = 150;
