@@ -1,8 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
 import { defineAgent } from '../src/agents/define-agent';
+import { reactiveModel } from '../src/testing/scripted-model';
 import { AgentClient } from '../src/client/agent-client';
 import { createChatHandler } from '../src/chat/chat-handler';
 import type { AgentWorker } from '../src/worker/create-agent-worker';
@@ -18,32 +17,12 @@ export const startAgentName = 'stream-start';
 /** When the start agent's model was last called (performance.now()). */
 let lastModelCall = 0;
 
-/** The start measure's agent: its model streams one word as soon as it is called. */
+/** The start measure's agent: its model answers one word as soon as it is called (streamed, as the kit's models are). */
 export const startAgent = defineAgent({
   name: startAgentName,
-  model: new MockLanguageModelV4({
-    doStream: async () => {
-      lastModelCall = performance.now();
-      const parts: LanguageModelV4StreamPart[] = [
-        { type: 'stream-start', warnings: [] },
-        { type: 'text-start', id: 't' },
-        { type: 'text-delta', id: 't', delta: 'hello' },
-        { type: 'text-end', id: 't' },
-        {
-          type: 'finish',
-          finishReason: { unified: 'stop', raw: undefined },
-          usage: {
-            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-            outputTokens: { total: 1, text: 1, reasoning: 0 },
-          },
-        },
-      ];
-      return {
-        stream: new ReadableStream({
-          start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()),
-        }),
-      };
-    },
+  model: reactiveModel(() => {
+    lastModelCall = performance.now();
+    return 'hello';
   }),
 });
 

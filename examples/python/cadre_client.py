@@ -108,5 +108,10 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    # The exit status is set once the event loop and the client have closed.
-    sys.exit(asyncio.run(main()))
+    status = asyncio.run(main())
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Everything is printed and the event loop has closed. The Temporal client's native threads can
+    # outlive it and abort CPython's teardown ("PyGILState_Release", temporalio/sdk-python#300), so
+    # a short-lived client process ends here, with its status, without that teardown.
+    os._exit(status)

@@ -60,6 +60,9 @@ describe('eager start on the worker connection', () => {
       }),
     );
 
+  const textOf = (chunks: Awaited<ReturnType<typeof readChunks>>) =>
+    chunks.flatMap((chunk) => (chunk.type === 'text-delta' ? [chunk.delta] : [])).join('');
+
   const eventTypes = async (handle: WorkflowHandle) =>
     ((await handle.fetchHistory()).events ?? []).map((event) => event.eventType);
 
@@ -81,23 +84,13 @@ describe('eager start on the worker connection', () => {
     const eager = watchStarts(fromWorker);
     const id = newId();
     const firstChunks = await readChunks(await post(chat, id, 'first'));
-    expect(
-      firstChunks
-        .filter((chunk) => chunk.type === 'text-delta')
-        .map((chunk) => chunk.delta)
-        .join(''),
-    ).toBe('you said first');
+    expect(textOf(firstChunks)).toBe('you said first');
     expect(eager).toEqual([true]);
     const handle = fromWorker.client.workflow.getHandle(id);
     // The first message came in the start's input: no signal delivered it.
     expect(await eventTypes(handle)).not.toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
     const secondChunks = await readChunks(await post(chat, id, 'second'));
-    expect(
-      secondChunks
-        .filter((chunk) => chunk.type === 'text-delta')
-        .map((chunk) => chunk.delta)
-        .join(''),
-    ).toBe('you said second');
+    expect(textOf(secondChunks)).toBe('you said second');
     // The session was running: the second message is a signal to it, and nothing was started again.
     expect(eager).toEqual([true]);
     expect(await eventTypes(handle)).toContain(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);

@@ -8,7 +8,6 @@ import { AgentClient } from '../../src/client/agent-client';
 import { type ChatServer, startChatServer } from '../../src/chat/chat-server';
 import { buildChatPage } from '../../src/chat/page-build';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
-import { testAddress, testNamespace } from '../helpers/temporal';
 import { toolStates as pageToolStates } from './page-states';
 
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
@@ -41,11 +40,8 @@ describe('a newcomer in the chat page, on the examples and the demo model', () =
     if (!executablePath) throw new Error('No Chromium for the browser tests: run `node scripts/setup.cjs` as root.');
     const agents = exampleAgents.map((agent) => (agent === fileManager ? createFileManager(workspace) : agent));
     env = await startAgentTestEnv(agents);
-    client = await AgentClient.connect({
-      address: testAddress(),
-      namespace: testNamespace(),
-      taskQueue: env.client.taskQueue,
-    });
+    // As `cadre dev` gives the page its client: on the worker's connection, so new chats start eagerly.
+    client = AgentClient.fromWorker(env.worker);
     server = await startChatServer({
       client,
       agents: exampleAgents.map((agent) => agent.name),
