@@ -147,7 +147,8 @@ export class AgentClient {
    * (as `cadre dev` does for its chat page). Runs it starts are started eagerly: the server hands
    * their first workflow task to this process's worker in the start call's response, with no trip
    * through the task queue. Namespace, task queue, data converter and store are the worker's, and
-   * closing the client leaves them open.
+   * closing the client leaves them open. It serves while the worker runs: a worker that opened its
+   * own connection closes it when it stops.
    * @example const agents = AgentClient.fromWorker(agentWorker);
    */
   static fromWorker(
