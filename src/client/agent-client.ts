@@ -103,14 +103,18 @@ export class AgentClient {
       Pick<AgentClientOptions, 'uiUrl' | 'pricing'>,
     private readonly ownedConnection?: Connection,
     private readonly store: LazyStore = new LazyStore(),
+    /** False for a worker under Worker Versioning: the server, not this process, picks a new run's build. */
+    private readonly eagerStartAllowed = true,
   ) {}
 
   /**
-   * True when this client's connection is a worker's (see {@link fromWorker}): runs it starts ask
-   * for eager workflow start, and a worker of this process takes their first workflow task at once.
+   * True when this client's connection is a worker's (see {@link fromWorker}) and that worker is not
+   * under Worker Versioning: runs it starts ask for eager workflow start, and a worker of this
+   * process takes their first workflow task at once.
    */
   get startsEagerly(): boolean {
     return (
+      this.eagerStartAllowed &&
       (this.client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true
     );
   }
@@ -148,11 +152,13 @@ export class AgentClient {
    * their first workflow task to this process's worker in the start call's response, with no trip
    * through the task queue. Namespace, task queue, data converter and store are the worker's, and
    * closing the client leaves them open. It serves while the worker runs: a worker that opened its
-   * own connection closes it when it stops.
+   * own connection closes it when it stops. A worker with a `deployment` (Worker Versioning) gets
+   * no eager starts: each new run goes to the deployment's current build, which may not be this
+   * process's during a rollout.
    * @example const agents = AgentClient.fromWorker(agentWorker);
    */
   static fromWorker(
-    worker: Pick<AgentWorker, 'connection' | 'namespace' | 'taskQueue' | 'store' | 'dataConverter'>,
+    worker: Pick<AgentWorker, 'connection' | 'namespace' | 'taskQueue' | 'store' | 'dataConverter' | 'deployment'>,
     options: Omit<AgentClientOptions, 'address' | 'namespace' | 'taskQueue' | 'dataConverter' | 'store'> = {},
   ): AgentClient {
     const client = new Client({
@@ -166,6 +172,7 @@ export class AgentClient {
       AgentClient.settings({ ...options, taskQueue: worker.taskQueue }, worker.namespace),
       undefined,
       new LazyStore(worker.store),
+      worker.deployment === undefined,
     );
   }
 

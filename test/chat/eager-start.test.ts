@@ -79,6 +79,14 @@ describe('eager start on the worker connection', () => {
     expect(plain).toEqual([false]);
   });
 
+  it('starts runs the usual way through a client on a versioned worker, so the current build takes each new run', () => {
+    const versioned = AgentClient.fromWorker({
+      ...env.worker,
+      deployment: { name: 'cadre', buildId: 'b1', derived: false },
+    });
+    expect(versioned.startsEagerly).toBe(false);
+  });
+
   it("starts a new chat's session eagerly with the first message as its prompt, and signals the next message to it", async () => {
     const chat = createChatHandler({ client: fromWorker, agents: [echo.name] });
     const eager = watchStarts(fromWorker);
