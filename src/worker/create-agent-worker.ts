@@ -212,7 +212,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
         ? { workflowBundle }
         : {
             workflowsPath: workflowsPath ?? agentWorkflowsPath,
-            bundlerOptions: { ...bundlerOptions, ...agentBundlerOptions(bundlerOptions?.preloadModules) },
+            bundlerOptions: {
+              ...bundlerOptions,
+              ...agentBundlerOptions(bundlerOptions?.preloadModules, bundlerOptions?.webpackConfigHook),
+            },
           }),
     interceptors,
     ...(sinks ? { sinks } : {}),
