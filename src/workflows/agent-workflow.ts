@@ -17,7 +17,7 @@ import {
 import type { AgentActivities } from '../activities/types';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
-import { AgentLoop } from './agent-loop';
+import { type ActivationOutcome, AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
 import { registerApprovalHandlers } from './approval-handlers';
 import { registerClientToolHandlers } from './client-tools';
@@ -146,7 +146,8 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
         `A task-mode run of agent '${input.agent}' needs a prompt. Pass { prompt } to AgentClient.start, or start it with mode 'session' and send messages.`,
       );
     }
-    if (await move.holdIfMoving()) return await continueAsNewWith(input, undefined, state, move.continuation());
+    if (move.held && (await move.holdIfMoving()))
+      return await continueAsNewWith(input, undefined, state, move.continuation());
     // A subagent's parent passed its spec in the input (so did continue-as-new): no round trip.
     const spec: DescribedAgentSpec = input.spec ?? (await describe(input, activityQueue));
     described = spec;
@@ -193,20 +194,22 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       activation = new CancellationScope();
       const deadline = spec.totalTimeout ? new ActivationDeadline(spec.totalTimeout, state) : undefined;
       deadline?.watch(activation);
-      const outcome = await activation
-        .run(() => current.runActivation())
-        .catch((error: unknown) => {
-          if (deadline?.expired && isCancellation(error) && !CancellationScope.current().consideredCancelled) {
-            state.closeOpenToolCalls(timedOutToolResult(spec.totalTimeout?.ms ?? 0));
-            state.closeActivation('timed-out', deadline.message(spec.name));
-            return 'settled' as const;
-          }
+      let outcome: ActivationOutcome;
+      try {
+        outcome = await activation.run(() => current.runActivation());
+      } catch (error) {
+        if (deadline?.expired && isCancellation(error) && !CancellationScope.current().consideredCancelled) {
+          state.closeOpenToolCalls(timedOutToolResult(spec.totalTimeout?.ms ?? 0));
+          state.closeActivation('timed-out', deadline.message(spec.name));
+          outcome = 'settled';
+        } else {
           if (!interruptRequested || !isCancellation(error) || CancellationScope.current().consideredCancelled)
             throw error;
           state.closeOpenToolCalls(interruptedToolResult);
           state.closeActivation('interrupted');
-          return 'settled' as const;
-        });
+          outcome = 'settled';
+        }
+      }
       deadline?.stop();
       activation = undefined;
       interruptRequested = false;
@@ -219,7 +222,11 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       if (failedTask) break;
     }
     if (failedTask) {
-      await finishRun({ status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError }, parts);
+      const finishing = finishRun(
+        { status: 'failed', stopReason: 'failed', text: state.lastText, error: state.lastError },
+        parts,
+      );
+      if (finishing) await finishing;
       throw agentFailure('ModelStepFailed', state.lastError ?? 'The model step failed.', [
         { partialText: state.lastText, steps: state.steps },
       ]);
@@ -227,7 +234,9 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     const stopReason = state.lastStopReason ?? 'completed';
     // A task run's last step wrote the end already: then nothing is left to commit.
     parts.writtenRunEnd = loop.writtenRunEnd;
-    await finishRun({ status: 'completed', stopReason, text: state.lastText }, parts);
+    // Awaited only when there is something to wait for: an await costs the sandbox a promise too.
+    const finishing = finishRun({ status: 'completed', stopReason, text: state.lastText }, parts);
+    if (finishing) await finishing;
     return {
       text: state.lastText,
       stopReason,
@@ -243,7 +252,9 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     if (isCancellation(error)) {
       state.closeOpenToolCalls(cancelledToolResult);
       state.closeActivation('cancelled');
-      await CancellationScope.nonCancellable(() => finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts));
+      await CancellationScope.nonCancellable(
+        async () => await finishRun({ status: 'cancelled', stopReason: 'cancelled' }, parts),
+      );
       throw error;
     }
     // Other errors fail the workflow task and are retried: a fixed deploy resumes the run.
@@ -252,8 +263,8 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
     const message = describeFailure(error);
     state.closeOpenToolCalls(`Failed: the agent run failed before this tool call finished: ${message}`);
     state.closeActivation('failed', message);
-    await CancellationScope.nonCancellable(() =>
-      finishRun({ status: 'failed', stopReason: 'failed', error: message }, parts),
+    await CancellationScope.nonCancellable(
+      async () => await finishRun({ status: 'failed', stopReason: 'failed', error: message }, parts),
     );
     throw agentFailure(failureType(error) ?? 'AgentRunFailed', message);
   }

@@ -36,10 +36,16 @@ export class BuildMove {
     });
   }
 
+  /** True in a run continued for a move that holds it until its release (see {@link holdIfMoving}). */
+  get held(): boolean {
+    return this.input.buildMove?.holdFor !== undefined;
+  }
+
   /**
    * In a run continued for a move: waits for the release (or the hold's limit) before the run
    * does anything. True when the release reached this run on another build than the one it was
-   * moved to: it must continue as new once more to start there.
+   * moved to: it must continue as new once more to start there. Called only when {@link held}:
+   * every other run skips the call and its promise, which the sandbox pays a stack trace for.
    */
   async holdIfMoving(): Promise<boolean> {
     const holdFor = this.input.buildMove?.holdFor;

@@ -93,25 +93,17 @@ export class ChildRuns {
     return inSubagentSpan(child, () => this.startInSpan(child, how));
   }
 
-  private async startInSpan(child: ChildRun, how: ChildStart): Promise<Output> {
-    if (child.mode !== 'foreground') {
-      // Background children outlive this turn and this run (continue-as-new): the parent ends them itself.
-      await CancellationScope.nonCancellable(() =>
-        startChild(agentWorkflowType, { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
-      );
-      if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${child.id}` };
-      if (how.background) return { type: 'text', value: `started subagent ${child.id}` };
-      return await this.awaitSettlement(child);
-    }
-    try {
-      const result = (await executeChild(agentWorkflowType, {
-        ...how.options,
-        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-      })) as AgentRunResult;
-      const output = this.outputOf(child, result);
-      if (how.mapsOutputFor === undefined || result.stopReason !== 'completed') return output;
-      return await this.mappedOutput(child, result, how.mapsOutputFor);
-    } catch (error) {
+  /**
+   * A foreground child is the child's own promise and one `then` (every promise costs the sandbox
+   * a stack trace); a failure of the mapping activity is the call's failure, as the child's is.
+   */
+  private startInSpan(child: ChildRun, how: ChildStart): Promise<Output> {
+    if (child.mode !== 'foreground') return this.startInBackground(child, how);
+    const running = executeChild(agentWorkflowType, {
+      ...how.options,
+      cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+    }) as Promise<AgentRunResult>;
+    const failed = (error: unknown): Output => {
       // This run itself is being cancelled or interrupted: the child was cancelled with it.
       if (CancellationScope.current().consideredCancelled) {
         child.status = 'cancelled';
@@ -119,7 +111,22 @@ export class ChildRuns {
         throw error;
       }
       return this.failureOutput(child, error);
-    }
+    };
+    return running.then((result) => {
+      const output = this.outputOf(child, result);
+      if (how.mapsOutputFor === undefined || result.stopReason !== 'completed') return output;
+      return this.mappedOutput(child, result, how.mapsOutputFor).then(undefined, failed);
+    }, failed);
+  }
+
+  /** Starts a job or continuable child, which outlives this turn and this run (continue-as-new): the parent ends it itself. */
+  private async startInBackground(child: ChildRun, how: ChildStart): Promise<Output> {
+    await CancellationScope.nonCancellable(() =>
+      startChild(agentWorkflowType, { ...how.options, parentClosePolicy: ParentClosePolicy.ABANDON }),
+    );
+    if (child.mode === 'job') return { type: 'text', value: `started background subagent job ${child.id}` };
+    if (how.background) return { type: 'text', value: `started subagent ${child.id}` };
+    return await this.awaitSettlement(child);
   }
 
   /** Applies a child's settlement once; a continuable child's notice goes to the inbox unless a foreground call awaits it. */

@@ -71,7 +71,8 @@ export function registerClientToolHandlers(
       );
     }
   };
-  let previous: Promise<unknown> = Promise.resolve();
+  // The last submission's turn; none before the first, so a run without client-side results makes no promise for it.
+  let previous: Promise<unknown> | undefined;
 
   async function apply(submission: ToolResultSubmission): Promise<AwaitedToolCall> {
     check(submission);
@@ -125,7 +126,7 @@ export function registerClientToolHandlers(
   setHandler(
     submitToolResultUpdate,
     (submission) => {
-      const turn = previous.then(() => apply(submission));
+      const turn = previous ? previous.then(() => apply(submission)) : apply(submission);
       previous = turn.catch(() => undefined);
       return turn;
     },

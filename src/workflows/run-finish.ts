@@ -34,17 +34,27 @@ export interface RunParts {
  * completed run closes its idle continuable children and, with `backgroundOnFinish: 'cancel'`,
  * cancels its background work; a failed or cancelled run cancels every child it still owns), then
  * the `run-finished` event, written to the store before the status says the run has ended, then
- * its report to the parent, once every handler has finished. Every await costs the sandbox a
- * promise and its stack trace, so it awaits only what there is to do.
+ * its report to the parent, once every handler has finished. Every promise costs the sandbox a
+ * stack trace, so each part returns one only when it has something to wait for, and a run with
+ * nothing to wait for (a foreground child whose last step wrote its end) ends with none.
  */
-export async function finishRun(ending: RunEnding, parts: RunParts): Promise<void> {
-  const { state, status, children, report } = parts;
-  if (ending.status !== 'completed') {
-    if (children.anyInBackground()) await children.cancelAll();
-  } else {
-    if (parts.spec?.backgroundOnFinish === 'cancel' && children.anyInBackground()) await children.cancelAll();
-    if (children.anyContinuable()) await children.closeIdle();
-  }
+export function finishRun(ending: RunEnding, parts: RunParts): Promise<void> | undefined {
+  const endingChildren = endChildren(ending, parts);
+  return endingChildren ? endingChildren.then(() => announceEnd(ending, parts)) : announceEnd(ending, parts);
+}
+
+/** Cancels or closes the children the ending run leaves, or undefined when it leaves none. */
+function endChildren({ status }: RunEnding, { children, spec }: RunParts): Promise<void> | undefined {
+  const cancels = status !== 'completed' || spec?.backgroundOnFinish === 'cancel';
+  const cancelling = cancels && children.anyInBackground() ? children.cancelAll() : undefined;
+  if (status !== 'completed') return cancelling;
+  const closeIdle = () => (children.anyContinuable() ? children.closeIdle() : undefined);
+  return cancelling ? cancelling.then(closeIdle) : closeIdle();
+}
+
+/** The `run-finished` event, committed unless the last step wrote it, then {@link reportEnd}. */
+function announceEnd(ending: RunEnding, parts: RunParts): Promise<void> | undefined {
+  const { state } = parts;
   state.events.emit({
     type: 'run-finished',
     status: ending.status,
@@ -52,9 +62,18 @@ export async function finishRun(ending: RunEnding, parts: RunParts): Promise<voi
     ...(ending.text !== undefined ? { text: ending.text } : {}),
     ...(ending.error !== undefined ? { error: ending.error } : {}),
   });
-  if (writesPending(state, parts.writtenRunEnd)) await commitWrites(state);
+  if (!writesPending(state, parts.writtenRunEnd)) return reportEnd(ending, parts);
+  return commitWrites(state).then(() => reportEnd(ending, parts));
+}
+
+/** The final status, the parent's report (background and continuable children), and the wait for running handlers. */
+function reportEnd(ending: RunEnding, { status, report, spec }: RunParts): Promise<void> | undefined {
   status.publish(ending.status, ending.error);
-  markRunFinished(parts.spec?.name ?? 'unknown', ending.status, ending.stopReason);
-  if (report.enabled) await report.settled(true, ending.error);
-  if (!allHandlersFinished()) await condition(allHandlersFinished);
+  markRunFinished(spec?.name ?? 'unknown', ending.status, ending.stopReason);
+  if (report.enabled) return report.settled(true, ending.error).then(untilHandlersFinished);
+  return untilHandlersFinished();
+}
+
+function untilHandlersFinished(): Promise<void> | undefined {
+  return allHandlersFinished() ? undefined : condition(allHandlersFinished);
 }

@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { ToolApprovalResponse } from 'ai';
+import type { ToolApprovalResponse, ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { RunModelStepResult, RunToolResult } from '../activities/types';
 import type { ModelToolCall } from '../protocol/tool-calls';
@@ -14,6 +14,8 @@ import { isStoreOutage, waitedOutStoreOutage, waitOutStoreOutage } from './store
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
+
+type ToolResultOutput = ToolResultPart['output'];
 
 /** How long an approved tool runs before `runTool` asks the run to publish the status it held back. */
 const approvedToolStatusSignalMs = 1000;
@@ -56,21 +58,32 @@ export class ToolDispatch {
       this.state.showToolResult(call, outcome);
     };
     const settled = await Promise.allSettled(
-      step.toolCalls.map(async (call) => {
-        // Only a human's decision is awaited: every await costs the sandbox a promise and its stack trace.
-        const decision =
-          call.approval?.type === 'user-approval'
-            ? await awaitApproval(this.state, call, this.status, this.spec.approvalTimeout, this.spec.name)
-            : automaticDecision(call);
-        const denial = applyDecision(call, decision, responses);
+      step.toolCalls.map((call) => {
+        // Only a human's decision is awaited: every promise costs the sandbox a stack trace.
+        if (call.approval?.type === 'user-approval')
+          return this.answerAfterApproval(call, promptLength, settle, responses);
+        const denial = applyDecision(call, automaticDecision(call), responses);
         if (denial) return settle(call, denial);
-        settle(call, await this.answer(call, promptLength, decision?.statusDeferred === true));
+        return this.answer(call, promptLength).then((outcome) => settle(call, outcome));
       }),
     );
     this.state.recordToolResults(step, outputs, responses);
     // Only a cancellation rejects a call (answer() turns other failures into error results).
     const cancellation = settled.find((outcome) => outcome.status === 'rejected');
     if (cancellation) throw cancellation.reason;
+  }
+
+  /** Waits for a human's decision on a user-approval call, then answers or denies it. */
+  private async answerAfterApproval(
+    call: ModelToolCall,
+    promptLength: number,
+    settle: (call: ModelToolCall, outcome: ToolOutcome) => void,
+    responses: Map<string, ToolApprovalResponse>,
+  ): Promise<void> {
+    const decision = await awaitApproval(this.state, call, this.status, this.spec.approvalTimeout, this.spec.name);
+    const denial = applyDecision(call, decision, responses);
+    if (denial) return settle(call, denial);
+    settle(call, await this.answer(call, promptLength, decision?.statusDeferred === true));
   }
 
   /** Shows the AI SDK's rejections of the step's invalid calls at once: nothing runs for them. */
@@ -150,25 +163,39 @@ export class ToolDispatch {
    * activity. `statusDeferred`: a human approved the call and the run has not yet published its
    * status since (see `StatusPublisher.followDecision`).
    */
-  private async answer(call: ModelToolCall, promptLength: number, statusDeferred = false): Promise<ToolOutcome> {
-    if (call.clientSide) return await awaitClientResult(this.state, call, () => this.status.publishWaiting());
+  private answer(call: ModelToolCall, promptLength: number, statusDeferred = false): Promise<ToolOutcome> {
+    if (call.clientSide) return awaitClientResult(this.state, call, () => this.status.publishWaiting());
     const inWorkflow = this.runsInWorkflow(call.toolName);
-    if (statusDeferred && !inWorkflow) return await this.runApprovedTool(call, promptLength);
+    if (statusDeferred && !inWorkflow) return this.runApprovedTool(call, promptLength);
     if (statusDeferred) this.status.publishWaiting();
+    if (inWorkflow) return this.runInWorkflow(call);
+    return this.runTool(call, promptLength, call.approval?.type === 'user-approval');
+  }
+
+  /**
+   * Answers a runtime tool or a subagent call in the workflow. A failure is an error result the
+   * model reads, so a child that closed meanwhile does not fail the parent; a cancellation is not.
+   * Not `async`: the outcome is the call's own promise and one `then`.
+   */
+  private runInWorkflow(call: ModelToolCall): Promise<ToolOutcome> {
+    let running: Promise<ToolResultOutput>;
     try {
-      if (this.runtimeTools.handles(call.toolName)) return { output: await this.runtimeTools.run(call) };
-      if (this.subagents.handles(call.toolName)) return { output: await this.subagents.run(call) };
+      running = this.runtimeTools.handles(call.toolName) ? this.runtimeTools.run(call) : this.subagents.run(call);
     } catch (error) {
-      // A child that closed meanwhile must not fail the parent: the model reads what happened.
-      if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
-      return {
-        output: {
-          type: 'error-text',
-          value: `Error: '${call.toolName}' failed: ${describeFailure(error)}. The run goes on; check the subagent with job_output or start a new one.`,
-        },
-      };
+      running = Promise.reject(error);
     }
-    return await this.runTool(call, promptLength, call.approval?.type === 'user-approval');
+    return running.then(
+      (output) => ({ output }),
+      (error: unknown) => {
+        if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
+        return {
+          output: {
+            type: 'error-text',
+            value: `Error: '${call.toolName}' failed: ${describeFailure(error)}. The run goes on; check the subagent with job_output or start a new one.`,
+          },
+        };
+      },
+    );
   }
 
   /**

@@ -88,9 +88,10 @@ export function startApprovalWaitSpan(
 
 /**
  * Runs a subagent's start (and, in the foreground, its wait) inside an `execute_tool` span, so the
- * child run's spans sit under the parent's tool call.
+ * child run's spans sit under the parent's tool call. Without telemetry it is `body()` itself: no
+ * promise of its own, as the sandbox pays a stack trace for each.
  */
-export async function inSubagentSpan<T>(
+export function inSubagentSpan<T>(
   child: { agent: string; toolName: string; toolCallId: string; workflowId: string; mode: string },
   body: () => Promise<T>,
 ): Promise<T> {
@@ -104,13 +105,14 @@ export async function inSubagentSpan<T>(
       [cadre.childWorkflowId]: child.workflowId,
     },
   });
+  return span === noSpan ? body() : inSpan(span, body);
+}
+
+async function inSpan<T>(span: SandboxSpan, body: () => Promise<T>): Promise<T> {
   try {
     const api = registeredApi();
     const active = api?.context?.active();
-    const output =
-      api?.context && active && span !== noSpan
-        ? await api.context.with(active.setValue(spanKey, span), body)
-        : await body();
+    const output = api?.context && active ? await api.context.with(active.setValue(spanKey, span), body) : await body();
     span.setAttribute(cadre.outcome, 'success');
     return output;
   } catch (error) {

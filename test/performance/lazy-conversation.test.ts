@@ -167,7 +167,7 @@ describe('conversation reads of tools', () => {
       agent: 'lazy-helper',
       overrides,
     });
-    expect(childSpecFrom(parent, 'lazy-helper', overrides)).toEqual({ ...described, agentSpecs: parent.agentSpecs });
+    expect(childSpecFrom(parent, 'lazy-helper', overrides)).toEqual(described);
     expect(childSpecFrom(parent, 'unknown-agent')).toBeUndefined();
   });
 });
