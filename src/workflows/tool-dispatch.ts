@@ -44,12 +44,16 @@ export class ToolDispatch {
 
   /**
    * Settles every call of the step concurrently. On cancellation the calls that finished keep
-   * their real results; the workflow closes the rest.
+   * their real results; the workflow closes the rest. Not `async`: it is the promise of the path
+   * the step's calls take.
    */
-  async runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
-    if (step.toolCalls.every((call) => this.isActivityCall(call))) {
-      return await this.runActivityCalls(step, promptLength);
-    }
+  runTools(step: RunModelStepResult, promptLength: number): Promise<void> {
+    if (step.toolCalls.every((call) => this.isActivityCall(call))) return this.runActivityCalls(step, promptLength);
+    return this.runMixedCalls(step, promptLength);
+  }
+
+  /** {@link runTools} for a step with a call a human decides, a client answers, or the workflow runs itself. */
+  private async runMixedCalls(step: RunModelStepResult, promptLength: number): Promise<void> {
     const outputs = new Map<string, ToolOutcome>();
     const responses = new Map<string, ToolApprovalResponse>();
     this.showRejections(step);
@@ -122,21 +126,24 @@ export class ToolDispatch {
       }
     }
     // Each call's result is shown as it arrives; the step's tool message is recorded once all have settled.
-    const running = calls.map((call) =>
-      this.scheduleTool(call, promptLength, false).then((result) => {
-        this.state.showToolResult(call, toolOutcome(call, result));
-        return result;
-      }),
-    );
+    const shown = (call: ModelToolCall, result: RunToolResult) => {
+      this.state.showToolResult(call, toolOutcome(call, result));
+      return result;
+    };
     let settled: PromiseSettledResult<RunToolResult>[];
-    if (running.length === 1) {
-      // One call (the usual step): its activity alone, without the aggregate's extra promises.
+    if (calls.length === 1) {
+      // One call (the usual step): its activity alone, without a `then` or the aggregate's extra promises.
+      const call = calls[0]!;
       try {
-        settled = [{ status: 'fulfilled', value: await running[0]! }];
+        settled = [{ status: 'fulfilled', value: shown(call, await this.scheduleTool(call, promptLength, false)) }];
       } catch (reason) {
         settled = [{ status: 'rejected', reason }];
       }
-    } else settled = await Promise.allSettled(running);
+    } else {
+      settled = await Promise.allSettled(
+        calls.map((call) => this.scheduleTool(call, promptLength, false).then((result) => shown(call, result))),
+      );
+    }
     const storeDown: ModelToolCall[] = [];
     let cancellation: unknown;
     settled.forEach((outcome, index) => {
