@@ -1,5 +1,6 @@
 import { safeValidateTypes } from '@ai-sdk/provider-utils';
-import type { FlexibleSchema } from 'ai';
+import { asSchema, type FlexibleSchema, tool } from 'ai';
+import { z } from 'zod';
 import { modelTools } from '../../src/activities/model-tools';
 import { defineAgent } from '../../src/agents/define-agent';
 import { runtimeToolNames } from '../../src/protocol/runtime-tool-names';
@@ -58,7 +59,32 @@ describe('runtime and subagent tool arguments, checked by the model step with th
   });
 
   it('gives the model the very schemas the runtime tools are known by', () => {
-    for (const name of Object.values(runtimeToolNames)) expect(tools[name]?.inputSchema).toBe(runtimeToolSchemas[name]);
+    for (const name of Object.values(runtimeToolNames)) {
+      const given = tools[name]?.inputSchema as FlexibleSchema<unknown>;
+      expect(asSchema(given).jsonSchema).toEqual(
+        asSchema(runtimeToolSchemas[name] as FlexibleSchema<unknown>).jsonSchema,
+      );
+    }
+  });
+
+  it("converts each tool's input schema to JSON Schema once, not on every model step", async () => {
+    const inputSchema = z.object({ path: z.string().describe('Where.'), depth: z.number().int().optional() });
+    const agent = defineAgent({
+      name: 'reader',
+      tools: { read: tool({ description: 'Reads.', inputSchema, execute: async () => 'ok' }) },
+      subagents: { helper: { agent: 'child', description: 'Helps.' } },
+    });
+    const jsonOf = (name: string) =>
+      asSchema(modelTools(agent)[name]?.inputSchema as FlexibleSchema<unknown>).jsonSchema;
+    // The AI SDK reads each tool's JSON Schema on every step: the same object each time, converted once.
+    expect(jsonOf('read')).toBe(jsonOf('read'));
+    expect(jsonOf('helper')).toBe(jsonOf('helper'));
+    expect(jsonOf('read')).toEqual(asSchema(inputSchema).jsonSchema);
+    const checked = await safeValidateTypes({
+      value: { path: 3 },
+      schema: modelTools(agent).read?.inputSchema as FlexibleSchema<unknown>,
+    });
+    expect(checked.success).toBe(false);
   });
 });
 
