@@ -1,13 +1,14 @@
 import v8 from 'node:v8';
-import { randomUUID } from 'node:crypto';
-import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import type { AgentTestEnvironment } from '../../src/testing/agent-test-environment-options';
 import { ModelRegistry } from '../../src/agents/model-registry';
+import { reactiveModel } from '../../src/testing/scripted-model';
+import type { ScriptedResponse } from '../../src/testing/scripted-step';
+import { toolResults, userTexts } from '../../src/testing/prompt-inspection';
 import { testAddress, testNamespace } from '../helpers/temporal';
 
 // Temporal's sandbox records a stack trace for every promise a workflow creates (for Temporal UI's
@@ -26,58 +27,40 @@ v8.promiseHooks.createHook = (hooks) =>
     },
   });
 
-const usage = {
-  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 0, text: 0, reasoning: 0 },
-};
-
-/** A mock model whose step makes the tool calls `calls` gives for its prompt, or answers with a text when there are none. */
-function callingModel(calls: (prompt: LanguageModelV4Prompt) => Array<{ toolName: string; input: unknown }>) {
-  return new MockLanguageModelV4({
-    doGenerate: async ({ prompt }) => {
-      const wanted = calls(prompt);
-      return {
-        content:
-          wanted.length > 0
-            ? wanted.map((call) => ({
-                type: 'tool-call' as const,
-                toolCallId: randomUUID(),
-                toolName: call.toolName,
-                input: JSON.stringify(call.input),
-              }))
-            : [{ type: 'text' as const, text: 'Done.' }],
-        finishReason: { unified: wanted.length > 0 ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
+/** A scripted model whose step makes the calls `calls` gives for its prompt, or answers with a text when there are none. */
+function callingModel(calls: (options: LanguageModelV4CallOptions) => ScriptedResponse['toolCalls'] & object) {
+  const react = (options: LanguageModelV4CallOptions) => {
+    const toolCalls = calls(options);
+    return toolCalls.length > 0 ? { toolCalls } : 'Done.';
+  };
+  return reactiveModel(react, react);
 }
 
-const firstUserNumber = (prompt: LanguageModelV4Prompt) => {
-  const user = prompt.find((message) => message.role === 'user');
-  const part = Array.isArray(user?.content) ? user.content[0] : undefined;
-  return Number(part?.type === 'text' ? part.text : 0);
-};
-const toolMessages = (prompt: LanguageModelV4Prompt) => prompt.filter((message) => message.role === 'tool').length;
+/** The number the run's prompt asks for: steps of `promise-steps`, children of `promise-fanout`. */
+const asked = (options: LanguageModelV4CallOptions) => Number(userTexts(options)[0] ?? 0);
 
 const agents = [
   defineAgent({
     name: 'promise-steps',
     streaming: false,
     tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
-    model: callingModel((prompt) =>
-      toolMessages(prompt) < firstUserNumber(prompt) ? [{ toolName: 'noop', input: {} }] : [],
-    ),
+    model: callingModel((options) => {
+      const done = toolResults(options).length;
+      return done < asked(options) ? [{ toolName: 'noop', input: {}, toolCallId: `noop-${done}` }] : [];
+    }),
   }),
   defineAgent({
     name: 'promise-fanout',
     streaming: false,
     subagents: { child: { agent: 'promise-child', description: 'A child.', enableRunInBackground: false } },
-    model: callingModel((prompt) =>
-      toolMessages(prompt) > 0
+    model: callingModel((options) =>
+      toolResults(options).length > 0
         ? []
-        : Array.from({ length: firstUserNumber(prompt) }, () => ({ toolName: 'child', input: { task: 'go' } })),
+        : Array.from({ length: asked(options) }, (_, index) => ({
+            toolName: 'child',
+            input: { task: 'go' },
+            toolCallId: `child-call-${index}`,
+          })),
     ),
   }),
   defineAgent({ name: 'promise-child', streaming: false, model: callingModel(() => []) }),
