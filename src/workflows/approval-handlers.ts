@@ -10,6 +10,7 @@ import {
   pendingApprovalsQuery,
 } from '../protocol/definitions';
 import { agentFailure } from './failures';
+import { arrivalOrder } from './arrival-order';
 import type { CadreErrorType } from '../protocol/error-types';
 // Same worker as the workflow task, no server round trip; it checks a signature or an input and never runs user code.
 const local = proxyLocalActivities<AgentActivities>({
@@ -46,14 +47,7 @@ export function registerApprovalHandlers(
   specOf: () => DescribedAgentSpec | undefined = () => undefined,
 ): void {
   const book = state.approvals;
-  // Made at the first decision: most runs get none, and each promise costs the sandbox a stack trace.
-  let previous: Promise<unknown> | undefined;
-
-  function inArrivalOrder<T>(work: () => Promise<T>): Promise<T> {
-    const turn = (previous ?? Promise.resolve()).then(work);
-    previous = turn.catch(() => undefined);
-    return turn;
-  }
+  const inArrivalOrder = arrivalOrder();
 
   function refuse(approvalId: unknown, type: CadreErrorType, reason: string): never {
     book.refuse(typeof approvalId === 'string' ? approvalId : String(approvalId), reason, new Date().toISOString());

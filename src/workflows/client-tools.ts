@@ -5,6 +5,7 @@ import type { AgentState, ToolOutcome } from './agent-state';
 import { type AwaitedToolCall, type ToolResultSubmission, toolResultRefusals } from '../protocol/client-tool-types';
 import { pendingToolCallsQuery, submitToolResultUpdate } from '../protocol/definitions';
 import { agentFailure, describeFailure } from './failures';
+import { arrivalOrder } from './arrival-order';
 
 /**
  * Waits for the result of a call to a client-side tool (a tool without `execute`): records the
@@ -71,8 +72,7 @@ export function registerClientToolHandlers(
       );
     }
   };
-  // The last submission's turn; none before the first, so a run without client-side results makes no promise for it.
-  let previous: Promise<unknown> | undefined;
+  const inArrivalOrder = arrivalOrder();
 
   async function apply(submission: ToolResultSubmission): Promise<AwaitedToolCall> {
     check(submission);
@@ -125,11 +125,7 @@ export function registerClientToolHandlers(
 
   setHandler(
     submitToolResultUpdate,
-    (submission) => {
-      const turn = previous ? previous.then(() => apply(submission)) : apply(submission);
-      previous = turn.catch(() => undefined);
-      return turn;
-    },
+    (submission) => inArrivalOrder(() => apply(submission)),
     {
       validator: check,
       description:
