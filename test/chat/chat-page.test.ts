@@ -240,6 +240,7 @@ describe('chat page in a browser', () => {
     expect(await page.getByTestId('subagent-summary').textContent()).toBe(
       'SUMMARY ONLY: Findings: Temporal began as Uber Cadence',
     );
+    expect(await page.getByTestId('subagent-research').getByText("what the parent's model read:").count()).toBe(1);
     await page.getByText('Report: SUMMARY ONLY').waitFor();
   });
 

@@ -136,7 +136,12 @@ function Subagent({ name, progress, live }: { name: string; progress: SubagentPr
         </div>
       ))}
       {progress.text && <p data-testid="subagent-text">{progress.text}</p>}
-      {progress.modelOutput !== undefined && <pre data-testid="subagent-summary">{progress.modelOutput}</pre>}
+      {progress.modelOutput !== undefined && (
+        <>
+          <div className="muted">what the parent's model read:</div>
+          <pre data-testid="subagent-summary">{progress.modelOutput}</pre>
+        </>
+      )}
     </div>
   );
 }
