@@ -5,17 +5,39 @@ import { tokensOf, treeUsageOf } from '../protocol/usage';
 import type { ActivityDependencies } from './dependencies';
 import type { RunModelStepArgs } from './types';
 
+/** What the budget check before a model call found. */
+export interface BudgetCheck {
+  /** Why the call may not go ahead; undefined when it may. */
+  exceeded?: string;
+  /**
+   * The run's scopes when they are not recorded yet: the step records them with its response, in
+   * one transaction, before any child it starts can look them up.
+   */
+  unrecorded?: { key: string; value: RunBudgetScopes };
+}
+
 /**
- * Checks the tree's recorded usage against every budget over this run before its model call, and
- * returns why the call may not go ahead, or undefined. Reads only the store, so a crash or a retry
- * changes nothing: each recorded step counts once.
+ * Checks the tree's recorded usage against every budget over this run before its model call.
+ * Reads only the store, so a crash or a retry changes nothing: each recorded step counts once.
  */
-export async function budgetExceeded(
+export async function checkBudget(
   deps: ActivityDependencies,
   args: RunModelStepArgs,
   definition: AnyAgentDefinition,
+): Promise<BudgetCheck> {
+  const recorded = await deps.conversations.get<RunBudgetScopes>(args.conversation, budgetScopesKey);
+  const run = recorded ?? (await scopesOf(deps, args, definition));
+  const unrecorded = recorded ? {} : { unrecorded: { key: budgetScopesKey, value: run } };
+  const exceeded = await exceededScope(deps, args, run);
+  return { ...unrecorded, ...(exceeded ? { exceeded } : {}) };
+}
+
+/** Why a budget over the run is spent, or undefined. */
+async function exceededScope(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  { scopes, pricing }: RunBudgetScopes,
 ): Promise<string | undefined> {
-  const { scopes, pricing } = await scopesOf(deps, args, definition);
   for (const scope of scopes) {
     const totals = treeUsageOf(await deps.conversations.treeSteps(scope.workflowId), pricing).total;
     const over = overLimit(scope.budget, totals);
@@ -29,14 +51,12 @@ export async function budgetExceeded(
   return undefined;
 }
 
-/** This run's scopes: recorded once, so a deploy that changes a budget does not change a running tree's. */
+/** This run's scopes, before they are recorded: once recorded, a deploy that changes a budget does not change a running tree's. */
 async function scopesOf(
   deps: ActivityDependencies,
   args: RunModelStepArgs,
   definition: AnyAgentDefinition,
 ): Promise<RunBudgetScopes> {
-  const recorded = await deps.conversations.get<RunBudgetScopes>(args.conversation, budgetScopesKey);
-  if (recorded) return recorded;
   const own = (source: string, budget: AgentBudget | undefined): BudgetScope[] =>
     budget && Object.keys(budget).length > 0 ? [{ workflowId: args.workflowId, source, budget }] : [];
   const slash = args.workflowId.lastIndexOf('/');
@@ -66,7 +86,7 @@ async function scopesOf(
       ],
     };
   }
-  return await deps.conversations.put(args.conversation, budgetScopesKey, scopes);
+  return scopes;
 }
 
 /** The parent's definition on this worker; a worker that does not serve it knows no share (the tree's budgets still apply). */

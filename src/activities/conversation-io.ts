@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ModelMessage, ToolResultPart } from 'ai';
-import { type PendingMessage, toolOutputKey } from '../protocol/pending-message';
+import { type ConversationWrites, type PendingMessage, toolOutputKey } from '../protocol/pending-message';
 import { outputText, previewValue } from '../protocol/text-preview';
 import type { ConversationRef, ConversationStore } from '../store/conversation-store';
 import { StoreConsistencyError, StoreUnavailableError } from '../store/store-errors';
@@ -48,21 +48,41 @@ export class ConversationIo {
 
   /** Writes the pending messages and events an activity carries; idempotent, so a retry leaves one copy. */
   async applyWrites(args: StoreWrites): Promise<void> {
-    const { conversation, writes, events } = args;
-    await this.retrying(async () => {
-      if (writes && writes.messages.length > 0) {
-        await this.ensure(conversation);
-        const messages = await Promise.all(writes.messages.map((message) => this.resolve(conversation, message)));
-        await this.store.appendMessages(conversation.id, writes.from, messages);
+    await this.write(args.conversation, {
+      ...(args.writes ? { writes: args.writes } : {}),
+      ...(args.events ? { events: args.events } : {}),
+    });
+  }
+
+  /**
+   * Writes, in one transaction (one commit): pending messages with their store references made
+   * whole, events, records and a step's usage. Idempotent, so a retry leaves one copy. Returns
+   * each record's stored value, in order: the first written wins.
+   */
+  async write(conversation: ConversationRef, parts: ConversationWriteParts): Promise<unknown[]> {
+    return await this.retrying(async () => {
+      const writes = parts.writes && parts.writes.messages.length > 0 ? parts.writes : undefined;
+      const messages = writes
+        ? await Promise.all(writes.messages.map((message) => this.resolve(conversation, message)))
+        : [];
+      const events = await Promise.all((parts.events ?? []).map((event) => this.wholeEvent(conversation, event)));
+      const records = parts.records ?? [];
+      if (!writes && events.length === 0 && records.length === 0 && !parts.usage) return [];
+      const stored = await this.store.write({
+        conversation,
+        // Conversations are never deleted: each is created once per worker, by its first messages.
+        ...(writes && !this.ensured.has(conversation.id) ? { ensure: true } : {}),
+        ...(writes ? { messages: { from: writes.from, messages } } : {}),
+        ...(events.length > 0 ? { events: events.map((event) => ({ seq: event.seq, event })) } : {}),
+        ...(records.length > 0 ? { records } : {}),
+        ...(parts.usage ? { usage: parts.usage } : {}),
+      });
+      if (writes) {
+        this.ensured.add(conversation.id);
         this.cacheWritten(conversation.id, writes.from, messages);
       }
-      if (events && events.length > 0) {
-        const whole = await Promise.all(events.map((event) => this.wholeEvent(conversation, event)));
-        await this.store.appendEvents(
-          conversation.id,
-          whole.map((event) => ({ seq: event.seq, event })),
-        );
-      }
+      records.forEach((record, index) => this.records.remember(conversation.id, record.key, stored[index]));
+      return stored;
     });
   }
 
@@ -108,11 +128,6 @@ export class ConversationIo {
     });
   }
 
-  /** Records a model step's usage once (a retried step writes the same key), waiting out short outages. */
-  async recordUsage(entry: LedgerEntry): Promise<void> {
-    await this.retrying(() => this.store.usage.record(entry));
-  }
-
   /** Every recorded step of the run `workflowId` and its descendants. */
   async treeSteps(workflowId: string): Promise<StepUsage[]> {
     return await this.retrying(() => this.store.usage.treeSteps(workflowId));
@@ -137,14 +152,16 @@ export class ConversationIo {
   }
 
   /**
-   * Writes a run's end after its last model step: the assistant message at index `from`, then the
-   * closing events. Idempotent like every write here, so a retried step leaves one copy.
+   * Writes a run's end after its last model step: the assistant message at index `from` and the
+   * closing events, with `records` (the step's own) in the same transaction. Idempotent like every
+   * write here, so a retried step leaves one copy. Returns the records' stored values.
    */
   async writeRunEnd(
     conversation: ConversationRef,
     request: RunEndRequest,
     end: { from: number; assistant: ModelMessage; step: number; text: string },
-  ): Promise<void> {
+    records: ConversationWriteParts['records'] = [],
+  ): Promise<unknown[]> {
     const at = new Date().toISOString();
     const events: AgentEvent[] = runEndEvents(end.step, end.text).map((body, offset) => ({
       ...body,
@@ -153,7 +170,7 @@ export class ConversationIo {
       workflowId: conversation.workflowId,
       depth: request.depth,
     }));
-    await this.applyWrites({ conversation, writes: { from: end.from, messages: [end.assistant] }, events });
+    return await this.write(conversation, { writes: { from: end.from, messages: [end.assistant] }, events, records });
   }
 
   /** Runs `operation`, retrying while the store is unreachable, up to a minute; then fails the attempt with the store's message. */
@@ -190,12 +207,6 @@ export class ConversationIo {
     const stored = await this.store.getRecord(conversationId, key);
     this.records.remember(conversationId, key, stored);
     return stored;
-  }
-
-  private async ensure(conversation: ConversationRef): Promise<void> {
-    if (this.ensured.has(conversation.id)) return;
-    await this.store.ensureConversation(conversation);
-    this.ensured.add(conversation.id);
   }
 
   /**
@@ -255,6 +266,18 @@ export class ConversationIo {
       `Record '${key}' of conversation '${conversation.id}' is missing from the store at ${this.store.address}; the message that refers to it cannot be written.`,
     );
   }
+}
+
+/** What one {@link ConversationIo.write} writes together. */
+export interface ConversationWriteParts {
+  /** Messages to write, store references resolved. */
+  writes?: ConversationWrites;
+  /** Events to append to the run's event log. */
+  events?: AgentEvent[];
+  /** Records under their keys. */
+  records?: ReadonlyArray<{ key: string; value: unknown }>;
+  /** A model step's usage for the ledger, once per step key. */
+  usage?: LedgerEntry;
 }
 
 /**

@@ -46,6 +46,11 @@ export class LiveWriter {
     this.timer = setTimeout(() => this.flush(), wait);
   }
 
+  /** True once a batch went to the store (written or not): there may be rows to prune. */
+  get wrote(): boolean {
+    return this.opened;
+  }
+
   /** The marker the step's heartbeats carry. */
   progress(): LiveProgress {
     return { step: this.key.step, attempt: this.key.attempt, characters: this.characters };

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { LanguageModel, ToolResultPart } from 'ai';
+import type { LanguageModel, ModelMessage, ToolResultPart } from 'ai';
 import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
@@ -27,8 +27,8 @@ import { modelCallFailure } from './provider-errors';
 import type { RunModelStepArgs, RunModelStepResult } from './types';
 import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-memories';
 import { memoriesSection } from '../memory/memory-provider';
-import { budgetExceeded } from './budget-check';
-import { recordStepUsage } from './usage-recording';
+import { checkBudget } from './budget-check';
+import { stepUsageEntry } from './usage-recording';
 import { firstChunkOption } from './first-chunk';
 
 /**
@@ -78,14 +78,17 @@ export function createRunModelStep(deps: ActivityDependencies) {
       let view: ActivationView | undefined;
       const viewOf = () => (view ??= activationView(messages, args.activationStart ?? messages.length, runtimeContext));
       let called: RecordedCall | undefined = reused;
+      // The run's budget scopes, when this is its first recorded step: written with the response.
+      let scopes: { key: string; value: unknown }[] = [];
       if (!called) {
-        const overBudget = await budgetExceeded(deps, args, definition);
-        if (overBudget) return budgetStop(overBudget);
+        const budget = await checkBudget(deps, args, definition);
+        scopes = budget.unrecorded ? [budget.unrecorded] : [];
+        if (budget.exceeded) return await withScopes(deps, args, scopes, budgetStop(budget.exceeded));
         const memories = await recallForTurn(turn, messages);
         const sections = [args.overrides?.persona ?? '', ...backgroundGuidance(agent), memoriesSection(memories) ?? ''];
         // Within the agent's contextWindow: the compacted view, or nothing called until the workflow compacts.
         const fit = await fitContext(deps, agent, args, messages, composeInstructions(settings.instructions, sections));
-        if (fit.compact) return compactFirst(fit.compact);
+        if (fit.compact) return await withScopes(deps, args, scopes, compactFirst(fit.compact));
         const plan = await planStep(
           agent,
           {
@@ -120,8 +123,15 @@ export function createRunModelStep(deps: ActivityDependencies) {
           ...(fit.context ? { context: fit.context } : {}),
         };
       }
-      const result = reused ? called : await deps.conversations.put(conversation, responseKey, called);
-      await recordStepUsage(deps, args, result, responseKey);
+      // The response, its usage and the run's budget scopes land in one transaction.
+      const result = reused
+        ? called
+        : (
+            (await deps.conversations.write(conversation, {
+              records: [{ key: responseKey, value: called }, ...scopes],
+              usage: stepUsageEntry(args, called, responseKey),
+            })) as [RecordedCall]
+          )[0];
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
@@ -177,9 +187,9 @@ export function createRunModelStep(deps: ActivityDependencies) {
       if (!hasCalls) await rememberTurn(turn, [...messages, assistant]);
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
-      const recorded = await deps.conversations.put(conversation, stepKey, { ...step, ...calls });
+      const summary = await recordStep(deps, args, { ...step, ...calls }, stepKey);
       await pruneLive(deps, live);
-      return await summaryOf(deps, args, recorded, stepKey);
+      return summary;
     } catch (error) {
       // An interrupted step is never recorded: its live text goes now. A failed one stays until its retry records.
       if (context.cancellationSignal.aborted) await pruneLive(deps, live);
@@ -193,11 +203,53 @@ export function createRunModelStep(deps: ActivityDependencies) {
 
 /**
  * Once the step's message is recorded its live deltas go, after readers that poll had one look at the
- * last batch; later readers read the message. A failure only leaves rows behind.
+ * last batch; later readers read the message. A failure only leaves rows behind. A first attempt
+ * that wrote none has none to prune (a later one may find an earlier attempt's).
  */
 async function pruneLive(deps: ActivityDependencies, live: LiveWriter): Promise<void> {
   await live.settle();
+  if (live.key.attempt === 1 && !live.wrote) return;
   await deps.conversations.store.liveDeltas.prune(live.key.workflowId, live.key.step).catch(() => undefined);
+}
+
+/** A step that called no model, returned after the run's budget scopes are recorded if they were not. */
+async function withScopes(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  scopes: { key: string; value: unknown }[],
+  step: RunModelStepResult,
+): Promise<RunModelStepResult> {
+  if (scopes.length > 0) await deps.conversations.write(args.conversation, { records: scopes });
+  return step;
+}
+
+/**
+ * Records the judged step under `key` and returns its summary. A task-mode run's last step writes
+ * the run's end in the same transaction when the workflow asked (`runEnd`): one commit, and the
+ * message and events are always those of the step recorded first.
+ */
+async function recordStep(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  step: RunModelStepResult,
+  key: string,
+): Promise<RunModelStepResult> {
+  const last = step.toolCalls.length === 0 && step.rejectedCalls.length === 0;
+  if (!args.runEnd || !last || !step.assistant) {
+    const [recorded] = (await deps.conversations.write(args.conversation, {
+      records: [{ key, value: step }],
+    })) as [RunModelStepResult];
+    return await summaryOf(deps, args, recorded, key);
+  }
+  const [recorded] = (await deps.conversations.writeRunEnd(args.conversation, args.runEnd, runEndOf(args, step), [
+    { key, value: step },
+  ])) as [RunModelStepResult];
+  return { ...withoutAssistant(recorded, key), conversationId: args.conversation.id, wroteRunEnd: true };
+}
+
+/** Where a run's end goes after its last step: the assistant message right after the step's prompt. */
+function runEndOf(args: RunModelStepArgs, step: RunModelStepResult) {
+  return { from: args.transcriptLength, assistant: step.assistant as ModelMessage, step: args.step, text: step.text };
 }
 
 /**
@@ -253,12 +305,7 @@ async function summaryOf(
   const summary = { ...withoutAssistant(recorded, key), conversationId: args.conversation.id };
   const last = recorded.toolCalls.length === 0 && recorded.rejectedCalls.length === 0;
   if (!args.runEnd || !last || !recorded.assistant) return summary;
-  await deps.conversations.writeRunEnd(args.conversation, args.runEnd, {
-    from: args.transcriptLength,
-    assistant: recorded.assistant,
-    step: args.step,
-    text: recorded.text,
-  });
+  await deps.conversations.writeRunEnd(args.conversation, args.runEnd, runEndOf(args, recorded));
   return { ...summary, wroteRunEnd: true };
 }
 

@@ -1,18 +1,18 @@
-import type { ActivityDependencies } from './dependencies';
+import type { LedgerEntry } from '../store/usage-ledger';
 import type { ModelCallOutcome } from './call-model';
 import type { RunModelStepArgs } from './types';
 
 /**
- * Records the usage of a model step's response in the store's usage ledger, keyed by the response
- * key: a retried step that reuses the recorded response writes the same row, so each step counts once.
+ * The usage ledger's row for a model step's response, keyed by the response key: a retried step
+ * that reuses the recorded response writes the same row, so each step counts once. It is written
+ * in the transaction that records the response.
  */
-export async function recordStepUsage(
-  deps: ActivityDependencies,
+export function stepUsageEntry(
   args: RunModelStepArgs,
   outcome: Pick<ModelCallOutcome, 'usage'>,
   responseKey: string,
-): Promise<void> {
-  await deps.conversations.recordUsage({
+): LedgerEntry {
+  return {
     conversationId: args.conversation.id,
     stepKey: responseKey,
     workflowId: args.workflowId,
@@ -21,5 +21,5 @@ export async function recordStepUsage(
     inputTokens: outcome.usage.inputTokens ?? 0,
     outputTokens: outcome.usage.outputTokens ?? 0,
     cachedInputTokens: outcome.usage.cachedInputTokens ?? 0,
-  });
+  };
 }

@@ -5,6 +5,7 @@ import type { MemoryFiles } from './memory-files';
 import type { PromptParts } from './prompt-parts';
 import type { UsageLedger } from './usage-ledger';
 import type { LiveDeltas } from './live-deltas';
+import type { StoreBatch } from './store-batch';
 
 /**
  * Which conversation an activity works on. A conversation belongs to one agent run (a workflow
@@ -90,6 +91,11 @@ export interface ConversationStore {
   putRecord(conversationId: string, key: string, value: unknown): Promise<unknown>;
   /** The value recorded under `key`, or undefined. */
   getRecord(conversationId: string, key: string): Promise<unknown>;
+  /**
+   * Applies a {@link StoreBatch} in one transaction and returns the value stored first under each
+   * of its records' keys, in the batch's order.
+   */
+  write(batch: StoreBatch): Promise<unknown[]>;
   /**
    * Records a context compaction once per end index (`end`); returns the one stored first. The
    * messages stay: a compaction only says what replaces `[0, end)` in the model's view.

@@ -7,6 +7,7 @@ export {
   type StoredEvent,
   defaultPageBytes,
 } from './conversation-store';
+export type { StoreBatch } from './store-batch';
 export { openStore } from './open-store';
 export { describeStoreUrl, defaultStoreFile, parseStoreUrl, resolveStoreUrl, type StoreLocation } from './store-url';
 export { SqlConversationStore, defaultEventPageSize } from './sql-conversation-store';

@@ -16,7 +16,8 @@ import { type PromptParts, SqlPromptParts } from './prompt-parts';
 import { type LiveDeltas, type LiveListener, SqlLiveDeltas } from './live-deltas';
 import type { SqlExecutor, SqlDriver, SqlValue } from './sql-driver';
 import { StoreCipher } from './store-cipher';
-import { type UsageLedger, SqlUsageLedger } from './usage-ledger';
+import { type UsageLedger, SqlUsageLedger, recordUsageIn } from './usage-ledger';
+import type { StoreBatch } from './store-batch';
 import { StoreConsistencyError } from './store-errors';
 
 /** Number of events one `readEvents` call returns unless told otherwise. */
@@ -89,9 +90,37 @@ export class SqlConversationStore implements ConversationStore {
 
   /** Creates the conversation if absent; a fork records its parent and prefix length. Idempotent. */
   async ensureConversation(ref: ConversationRef): Promise<void> {
+    await this.ensureIn(this.driver, ref);
+  }
+
+  /**
+   * Applies `batch` in one transaction: the conversation, its messages, events, records (in key
+   * order, so two batches lock keys in the same order) and usage. Returns each record's stored value.
+   */
+  async write(batch: StoreBatch): Promise<unknown[]> {
+    const { conversation } = batch;
+    const records = (batch.records ?? []).map((record, index) => ({ ...record, index }));
+    const byKey = [...records].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const events = batch.events ? this.eventRows(conversation.id, batch.events) : [];
+    return await this.driver.transaction(async (tx) => {
+      if (batch.ensure) await this.ensureIn(tx, conversation);
+      if (batch.messages) await this.appendIn(tx, conversation.id, batch.messages.from, batch.messages.messages);
+      if (events.length > 0) await insertEventRows(tx, events);
+      const stored: unknown[] = new Array(records.length);
+      for (const record of byKey)
+        stored[record.index] = await this.putRecordIn(tx, conversation.id, record.key, record.value, () =>
+          this.getRecordIn(tx, conversation.id, record.key),
+        );
+      if (batch.usage) await recordUsageIn(tx, batch.usage);
+      return stored;
+    });
+  }
+
+  /** `ensureConversation` through `executor`. */
+  private async ensureIn(executor: SqlExecutor, ref: ConversationRef): Promise<void> {
     const forkLength = ref.fork?.length ?? 0;
     requireIndex(forkLength, `fork length of conversation '${ref.id}'`);
-    await this.driver.query(
+    await executor.query(
       `INSERT INTO cadre_conversations (id, workflow_id, parent_id, fork_length, created_order)
        VALUES ($1, $2, $3, $4, ${this.nextConversationOrder}) ON CONFLICT (id) DO NOTHING`,
       [ref.id, ref.workflowId, ref.fork?.parentId ?? null, forkLength],
@@ -102,42 +131,46 @@ export class SqlConversationStore implements ConversationStore {
   async appendMessages(conversationId: string, from: number, messages: readonly ModelMessage[]): Promise<void> {
     requireIndex(from, `start index of an append to conversation '${conversationId}'`);
     if (messages.length === 0) return;
-    await this.driver.transaction(async (tx) => {
-      // Lock first, then measure in a later statement: PostgreSQL's statement snapshot predates the lock wait.
-      // SQLite's transaction holds the database's write lock already (BEGIN IMMEDIATE): nothing to lock.
-      if (this.rowLockClause) {
-        await tx.query(`SELECT id FROM cadre_conversations WHERE id = $1${this.rowLockClause}`, [conversationId]);
-      }
-      const conversation = await this.conversationRow(tx, conversationId);
-      if (!conversation) {
-        throw new StoreConsistencyError(
-          `Cannot append messages to conversation '${conversationId}': it does not exist. Call ensureConversation first.`,
-        );
-      }
-      const length = conversationLength(conversation);
-      if (from > length) {
-        throw new StoreConsistencyError(
-          `Cannot append messages to conversation '${conversationId}' at index ${from}: it has ${length} messages, ` +
-            `so that would leave a gap. Append from index ${length} (or lower, to retry a write).`,
-        );
-      }
-      // Indexes below `length` exist already (in this conversation or its fork prefix): the first copy wins.
-      const rows: SqlValue[][] = [];
-      messages.forEach((message, offset) => {
-        const index = from + offset;
-        if (index < length) return;
-        const json = JSON.stringify(message);
-        const sealed = this.cipher.seal(json, messageContext(conversationId, index));
-        rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), sealed]);
-      });
-      await insertRows(
-        tx,
-        'cadre_messages',
-        ['conversation_id', 'idx', 'bytes', 'json'],
-        rows,
-        '(conversation_id, idx)',
+    await this.driver.transaction((tx) => this.appendIn(tx, conversationId, from, messages));
+  }
+
+  /** `appendMessages` within the transaction `tx`. */
+  private async appendIn(
+    tx: SqlExecutor,
+    conversationId: string,
+    from: number,
+    messages: readonly ModelMessage[],
+  ): Promise<void> {
+    requireIndex(from, `start index of an append to conversation '${conversationId}'`);
+    if (messages.length === 0) return;
+    // Lock first, then measure in a later statement: PostgreSQL's statement snapshot predates the lock wait.
+    // SQLite's transaction holds the database's write lock already (BEGIN IMMEDIATE): nothing to lock.
+    if (this.rowLockClause) {
+      await tx.query(`SELECT id FROM cadre_conversations WHERE id = $1${this.rowLockClause}`, [conversationId]);
+    }
+    const conversation = await this.conversationRow(tx, conversationId);
+    if (!conversation) {
+      throw new StoreConsistencyError(
+        `Cannot append messages to conversation '${conversationId}': it does not exist. Call ensureConversation first.`,
       );
+    }
+    const length = conversationLength(conversation);
+    if (from > length) {
+      throw new StoreConsistencyError(
+        `Cannot append messages to conversation '${conversationId}' at index ${from}: it has ${length} messages, ` +
+          `so that would leave a gap. Append from index ${length} (or lower, to retry a write).`,
+      );
+    }
+    // Indexes below `length` exist already (in this conversation or its fork prefix): the first copy wins.
+    const rows: SqlValue[][] = [];
+    messages.forEach((message, offset) => {
+      const index = from + offset;
+      if (index < length) return;
+      const json = JSON.stringify(message);
+      const sealed = this.cipher.seal(json, messageContext(conversationId, index));
+      rows.push([conversationId, index, Buffer.byteLength(json, 'utf8'), sealed]);
     });
+    await insertRows(tx, 'cadre_messages', ['conversation_id', 'idx', 'bytes', 'json'], rows, '(conversation_id, idx)');
   }
 
   /** Messages of `range`, fork prefix included (resolved recursively), paged by bytes of JSON. */
@@ -185,17 +218,21 @@ export class SqlConversationStore implements ConversationStore {
   /** Writes events under their sequence numbers in one transaction; a number already written keeps its first copy. */
   async appendEvents(conversationId: string, events: readonly StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
-    // Ascending order: two writers of overlapping events then lock the same keys in the same order (no deadlock).
-    const rows = [...events]
+    const rows = this.eventRows(conversationId, events);
+    // One INSERT is atomic on its own; several (over insertBatchRows events) share a transaction.
+    await (rows.length > insertBatchRows
+      ? this.driver.transaction((tx) => insertEventRows(tx, rows))
+      : insertEventRows(this.driver, rows));
+  }
+
+  /** Sealed rows of `events`, ascending: two writers of overlapping events then lock the same keys in the same order (no deadlock). */
+  private eventRows(conversationId: string, events: readonly StoredEvent[]): SqlValue[][] {
+    return [...events]
       .sort((a, b) => a.seq - b.seq)
       .map(({ seq, event }): SqlValue[] => {
         requireIndex(seq, `event sequence number in conversation '${conversationId}'`);
         return [conversationId, seq, this.cipher.seal(toJson(event), eventContext(conversationId, seq))];
       });
-    const insert = (executor: SqlExecutor) =>
-      insertRows(executor, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)');
-    // One INSERT is atomic on its own; several (over insertBatchRows events) share a transaction.
-    await (rows.length > insertBatchRows ? this.driver.transaction(insert) : insert(this.driver));
   }
 
   /** Events with `seq >= from`, in order, at most `limit` (default 1,000). */
@@ -215,18 +252,34 @@ export class SqlConversationStore implements ConversationStore {
 
   /** Records `value` (undefined is stored as null) under `key` once; returns the value stored first. */
   async putRecord(conversationId: string, key: string, value: unknown): Promise<unknown> {
+    return await this.putRecordIn(this.driver, conversationId, key, value, () => this.getRecord(conversationId, key));
+  }
+
+  /** `putRecord` through `executor`; `first` reads the value written first when this one was not. */
+  private async putRecordIn(
+    executor: SqlExecutor,
+    conversationId: string,
+    key: string,
+    value: unknown,
+    first: () => Promise<unknown>,
+  ): Promise<unknown> {
     const json = toJson(value);
-    const inserted = await this.driver.query<{ key: string }>(
+    const inserted = await executor.query<{ key: string }>(
       'INSERT INTO cadre_records (conversation_id, key, json) VALUES ($1, $2, $3) ON CONFLICT (conversation_id, key) DO NOTHING RETURNING key',
       [conversationId, key, this.cipher.seal(json, recordContext(conversationId, key))],
     );
     // Written now: the stored value is this one, as JSON gives it back. Else the first copy wins.
-    return inserted.length > 0 ? (JSON.parse(json) as unknown) : this.getRecord(conversationId, key);
+    return inserted.length > 0 ? (JSON.parse(json) as unknown) : await first();
   }
 
   /** The value recorded under `key`, or undefined. */
   async getRecord(conversationId: string, key: string): Promise<unknown> {
-    const [row] = await this.driver.query<{ json: string }>(
+    return await this.getRecordIn(this.driver, conversationId, key);
+  }
+
+  /** `getRecord` through `executor`. */
+  private async getRecordIn(executor: SqlExecutor, conversationId: string, key: string): Promise<unknown> {
+    const [row] = await executor.query<{ json: string }>(
       'SELECT json FROM cadre_records WHERE conversation_id = $1 AND key = $2',
       [conversationId, key],
     );
@@ -360,6 +413,11 @@ function requireIndex(value: number, what: string): void {
 
 function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Inserts sealed event rows (see `eventRows`); a sequence number already written keeps its first copy. */
+async function insertEventRows(executor: SqlExecutor, rows: readonly SqlValue[][]): Promise<void> {
+  await insertRows(executor, 'cadre_events', ['conversation_id', 'seq', 'json'], rows, '(conversation_id, seq)');
 }
 
 /** Multi-row `INSERT ... ON CONFLICT DO NOTHING`, in batches. */

@@ -1,5 +1,5 @@
 import type { StepUsage } from '../protocol/usage';
-import type { SqlDriver } from './sql-driver';
+import type { SqlDriver, SqlExecutor } from './sql-driver';
 
 /** One model step's usage as it is recorded: the conversation and the step's response key make it unique. */
 export interface LedgerEntry extends StepUsage {
@@ -35,20 +35,7 @@ export class SqlUsageLedger implements UsageLedger {
   constructor(private readonly driver: SqlDriver) {}
 
   async record(entry: LedgerEntry): Promise<void> {
-    await this.driver.query(
-      `INSERT INTO cadre_usage (conversation_id, step_key, workflow_id, agent, model_route, input_tokens, output_tokens, cached_input_tokens)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, step_key) DO NOTHING`,
-      [
-        entry.conversationId,
-        entry.stepKey,
-        entry.workflowId,
-        entry.agent,
-        entry.modelRoute,
-        entry.inputTokens,
-        entry.outputTokens,
-        entry.cachedInputTokens,
-      ],
-    );
+    await recordUsageIn(this.driver, entry);
   }
 
   async treeSteps(workflowId: string): Promise<StepUsage[]> {
@@ -94,4 +81,22 @@ export function usageTableStatements(dialect: 'sqlite' | 'postgres'): string[] {
       : []),
     'CREATE INDEX cadre_usage_workflow ON cadre_usage (workflow_id)',
   ];
+}
+
+/** Inserts a step's usage row through `executor` (a transaction, or the driver); a second write of the same step keeps the first. */
+export async function recordUsageIn(executor: SqlExecutor, entry: LedgerEntry): Promise<void> {
+  await executor.query(
+    `INSERT INTO cadre_usage (conversation_id, step_key, workflow_id, agent, model_route, input_tokens, output_tokens, cached_input_tokens)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, step_key) DO NOTHING`,
+    [
+      entry.conversationId,
+      entry.stepKey,
+      entry.workflowId,
+      entry.agent,
+      entry.modelRoute,
+      entry.inputTokens,
+      entry.outputTokens,
+      entry.cachedInputTokens,
+    ],
+  );
 }

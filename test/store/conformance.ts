@@ -94,6 +94,80 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       expect((await store.readMessages(id)).total).toBe(2);
     });
 
+    test('writes a batch of messages, events, records and usage in one go, and keeps the first of each on a retry', async () => {
+      const conversation = { id: freshId('batch'), workflowId: freshId('workflow') };
+      const usage = {
+        conversationId: conversation.id,
+        stepKey: 'model:1:1',
+        workflowId: conversation.workflowId,
+        agent: 'helper',
+        modelRoute: 'demo:scripted',
+        inputTokens: 3,
+        outputTokens: 4,
+        cachedInputTokens: 0,
+      };
+      const batch = (label: string) => ({
+        conversation,
+        ensure: true,
+        messages: { from: 0, messages: texts(2, label) },
+        events: [{ seq: 0, event: { type: label } }],
+        records: [
+          { key: 'z-step', value: { label, kind: 'step' } },
+          { key: 'a-response', value: { label, kind: 'response' } },
+        ],
+        usage: { ...usage, inputTokens: label === 'first' ? 3 : 30 },
+      });
+      await expect(store.write(batch('first'))).resolves.toEqual([
+        { label: 'first', kind: 'step' },
+        { label: 'first', kind: 'response' },
+      ]);
+      // A retry writes nothing new and returns what was stored first, in the batch's order.
+      await expect(store.write(batch('retry'))).resolves.toEqual([
+        { label: 'first', kind: 'step' },
+        { label: 'first', kind: 'response' },
+      ]);
+      expect(contents((await store.readMessages(conversation.id)).messages)).toEqual(['first 0', 'first 1']);
+      expect((await store.readEvents(conversation.id)).events).toEqual([{ seq: 0, event: { type: 'first' } }]);
+      await expect(store.getRecord(conversation.id, 'a-response')).resolves.toEqual({
+        label: 'first',
+        kind: 'response',
+      });
+      const steps = await store.usage.treeSteps(conversation.workflowId);
+      expect(steps.map((step) => [step.stepKey, step.inputTokens])).toEqual([['model:1:1', 3]]);
+    });
+
+    test('writes nothing of a batch that fails part-way, and says why', async () => {
+      const conversation = { id: freshId('failed-batch'), workflowId: freshId('workflow') };
+      await store.ensureConversation(conversation);
+      const failure = store.write({
+        conversation,
+        events: [{ seq: 0, event: { type: 'lost' } }],
+        records: [{ key: 'lost', value: 1 }],
+        // Index 2 of an empty conversation leaves a gap: the whole batch is refused.
+        messages: { from: 2, messages: texts(1, 'late') },
+      });
+      await expect(failure).rejects.toThrow(/gap.*Append from index 0/s);
+      expect((await store.readEvents(conversation.id)).events).toEqual([]);
+      await expect(store.getRecord(conversation.id, 'lost')).resolves.toBeUndefined();
+    });
+
+    test('keeps the whole of the first of two racing batches from two processes', async () => {
+      const other = await openAnother();
+      const conversation = { id: freshId('racing-batch'), workflowId: freshId('workflow') };
+      const batch = (label: string) => ({
+        conversation,
+        ensure: true,
+        messages: { from: 0, messages: texts(1, label) },
+        events: [{ seq: 0, event: { label } }],
+        records: [{ key: 'step', value: label }],
+      });
+      const [first, second] = await Promise.all([store.write(batch('one')), other.write(batch('two'))]);
+      expect(first).toEqual(second);
+      const winner = first[0] as string;
+      expect(contents((await store.readMessages(conversation.id)).messages)).toEqual([`${winner} 0`]);
+      expect((await store.readEvents(conversation.id)).events).toEqual([{ seq: 0, event: { label: winner } }]);
+    });
+
     test('refuses messages for a conversation that was never ensured', async () => {
       await expect(store.appendMessages(freshId('missing'), 0, texts(1, 'orphan'))).rejects.toThrow(
         /does not exist\. Call ensureConversation first/,

@@ -1,0 +1,46 @@
+import { defineAgent } from '../../src/agents/define-agent';
+import type { ConversationStore } from '../../src/store/conversation-store';
+import { openStore } from '../../src/store/open-store';
+import type { StoreBatch } from '../../src/store/store-batch';
+import { createAgentTestEnvironment, scriptedModel } from '../../src/testing';
+
+/** A real in-memory SQLite store that notes each write the worker makes, by kind, in order. */
+async function notingStore(): Promise<{ store: ConversationStore; writes: string[] }> {
+  const store = await openStore('sqlite::memory:');
+  const writes: string[] = [];
+  const noting = Object.create(store) as ConversationStore;
+  noting.write = async (batch: StoreBatch) => {
+    const parts = [
+      batch.ensure ? 'conversation' : '',
+      batch.messages ? `${batch.messages.messages.length} messages` : '',
+      batch.events ? `${batch.events.length} events` : '',
+      ...(batch.records ?? []).map((record) => `record ${record.key.replace(/:\d+/g, '')}`),
+      batch.usage ? 'usage' : '',
+    ];
+    writes.push(parts.filter(Boolean).join(', '));
+    return await store.write(batch);
+  };
+  for (const single of ['ensureConversation', 'appendMessages', 'appendEvents', 'putRecord'] as const) {
+    noting[single] = (async (...args: unknown[]) => {
+      writes.push(`single ${single}`);
+      return await (store[single] as (...each: unknown[]) => Promise<unknown>)(...args);
+    }) as never;
+  }
+  return { store: noting, writes };
+}
+
+describe('what a model step writes to the store', () => {
+  it("commits a one-step task run three times: the workflow's writes, the response with its usage and budget scopes, the step with the run's end", async () => {
+    const { store, writes } = await notingStore();
+    const agent = defineAgent({ name: 'one-step', model: scriptedModel(['hello']) });
+    await using kit = await createAgentTestEnvironment({ agents: [agent], store });
+    const handle = await kit.client.start('one-step', { prompt: 'hi' });
+    expect((await handle.result()).text).toBe('hello');
+    expect(writes).toEqual([
+      'conversation, 1 messages, 2 events',
+      'record model, record budget:scopes, usage',
+      '1 messages, 2 events, record step',
+    ]);
+    await store.close();
+  });
+});
