@@ -1,3 +1,5 @@
+import { tool } from 'ai';
+import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { ConversationStore } from '../../src/store/conversation-store';
 import { openStore } from '../../src/store/open-store';
@@ -39,6 +41,37 @@ describe('what a model step writes to the store', () => {
     expect(writes).toEqual([
       'conversation, 1 messages, 2 events',
       'record model, record budget:scopes, usage',
+      '1 messages, 2 events, record step',
+    ]);
+    await store.close();
+  });
+
+  it("commits a step after a tool's output as the first step does, without the scopes: the tool's output is its own write", async () => {
+    const { store, writes } = await notingStore();
+    const agent = defineAgent({
+      name: 'tool-step',
+      model: scriptedModel([
+        { toolCalls: [{ toolName: 'lookup', input: { word: 'ant' }, toolCallId: 'look' }] },
+        'found',
+      ]),
+      tools: {
+        lookup: tool({
+          description: 'Looks a word up.',
+          inputSchema: z.object({ word: z.string() }),
+          execute: async ({ word }) => `meaning of ${word}`,
+        }),
+      },
+    });
+    await using kit = await createAgentTestEnvironment({ agents: [agent], store });
+    const handle = await kit.client.start('tool-step', { prompt: 'define ant' });
+    expect((await handle.result()).text).toBe('found');
+    expect(writes).toEqual([
+      'conversation, 1 messages, 2 events',
+      'record model, record budget:scopes, usage',
+      'record step',
+      'single putRecord',
+      '2 messages, 2 events',
+      'record model, usage',
       '1 messages, 2 events, record step',
     ]);
     await store.close();
