@@ -91,5 +91,5 @@ export {
   type ContextWindowStrategy,
 } from './protocol/context-window';
 export type { TranscriptOptions, TranscriptView } from './client/model-view';
-export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage } from './store';
+export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage, StoreBatch } from './store';
 export type { AgentTelemetry, ContentRecording } from './telemetry';
