@@ -153,14 +153,14 @@ export class ConversationIo {
 
   /**
    * Writes a run's end after its last model step: the assistant message at index `from` and the
-   * closing events, with `records` (the step's own) in the same transaction. Idempotent like every
+   * closing events, with the step's own records and usage in the same transaction. Idempotent like every
    * write here, so a retried step leaves one copy. Returns the records' stored values.
    */
   async writeRunEnd(
     conversation: ConversationRef,
     request: RunEndRequest,
     end: { from: number; assistant: ModelMessage; step: number; text: string },
-    records: ConversationWriteParts['records'] = [],
+    parts: Pick<ConversationWriteParts, 'records' | 'usage'> = {},
   ): Promise<unknown[]> {
     const at = new Date().toISOString();
     const events: AgentEvent[] = runEndEvents(end.step, end.text).map((body, offset) => ({
@@ -170,7 +170,7 @@ export class ConversationIo {
       workflowId: conversation.workflowId,
       depth: request.depth,
     }));
-    return await this.write(conversation, { writes: { from: end.from, messages: [end.assistant] }, events, records });
+    return await this.write(conversation, { writes: { from: end.from, messages: [end.assistant] }, events, ...parts });
   }
 
   /** Runs `operation`, retrying while the store is unreachable, up to a minute; then fails the attempt with the store's message. */

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { LanguageModel, ModelMessage, ToolResultPart } from 'ai';
+import type { LanguageModel, ModelMessage, ToolResultPart, ToolSet } from 'ai';
 import { continuableGuidance } from '../agents/subagent-definition';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { modelResponseKey, modelStepKey } from '../protocol/pending-message';
@@ -7,6 +7,7 @@ import { callsOf } from '../protocol/step-calls';
 import { callModel, type ModelCallOutcome } from './call-model';
 import { LiveWriter } from './live-writer';
 import { judgeToolCalls, withApprovalRequests } from './approval-requests';
+import { policyReadsMessages } from './approval-policy';
 import { resolveCallSettings } from './call-settings';
 import type { ActivityDependencies } from './dependencies';
 import { markClientSideCalls, modelTools } from './model-tools';
@@ -29,12 +30,14 @@ import { recallForTurn, rememberTurn, type TurnContext } from '../memory/turn-me
 import { memoriesSection } from '../memory/memory-provider';
 import { checkBudget } from './budget-check';
 import { stepUsageEntry } from './usage-recording';
+import type { LedgerEntry } from '../store/usage-ledger';
 import { firstChunkOption } from './first-chunk';
 
 /**
  * Builds `runModelStep`: one call to the model. It first writes what the workflow decided to the
- * store, reads the prompt, records the provider's response the moment it arrives (a retried step
- * reuses it instead of paying twice), then records the judged step and returns its summary.
+ * store, reads the prompt, records the provider's response before any of the agent's own code runs
+ * on it (a retried step reuses it instead of paying twice), then records the judged step (with the
+ * response, when no such code ran) and returns its summary.
  */
 export function createRunModelStep(deps: ActivityDependencies) {
   return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
@@ -123,15 +126,17 @@ export function createRunModelStep(deps: ActivityDependencies) {
           ...(fit.context ? { context: fit.context } : {}),
         };
       }
-      // The response, its usage and the run's budget scopes land in one transaction.
-      const result = reused
-        ? called
-        : (
-            (await deps.conversations.write(conversation, {
-              records: [{ key: responseKey, value: called }, ...scopes],
-              usage: stepUsageEntry(args, called, responseKey),
-            })) as [RecordedCall]
-          )[0];
+      // The response, its usage and the run's budget scopes: one transaction, before any of the
+      // agent's own code runs on the response, else with the judged step (see `runsAgentCodeOn`).
+      const response: ResponseWrite | undefined = reused
+        ? undefined
+        : {
+            records: [{ key: responseKey, value: called }, ...scopes],
+            usage: stepUsageEntry(args, called, responseKey),
+          };
+      const early = response && runsAgentCodeOn(agent, settings.toolApproval, { ...agent.tools, ...mcpTools }, called);
+      const result = early ? ((await deps.conversations.write(conversation, response))[0] as RecordedCall) : called;
+      const deferred = early ? undefined : response;
       const [assistant, toolMessage] = result.responseMessages;
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
@@ -187,7 +192,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
       if (!hasCalls) await rememberTurn(turn, [...messages, assistant]);
       // The order of calls is needed only when the AI SDK rejected some; otherwise the valid calls give it.
       const calls = rejectedCalls.length > 0 ? { calls: callsOf(step) } : {};
-      const summary = await recordStep(deps, args, { ...step, ...calls }, stepKey);
+      const summary = await recordStep(deps, args, { ...step, ...calls }, stepKey, deferred);
       await pruneLive(deps, live);
       return summary;
     } catch (error) {
@@ -223,27 +228,54 @@ async function withScopes(
   return step;
 }
 
+/** A model response as it is recorded: its record and the run's budget scopes, and its usage row. */
+type ResponseWrite = { records: { key: string; value: unknown }[]; usage: LedgerEntry };
+
 /**
- * Records the judged step under `key` and returns its summary. A task-mode run's last step writes
- * the run's end in the same transaction when the workflow asked (`runEnd`): one commit, and the
- * message and events are always those of the step recorded first.
+ * Whether the agent's own code runs on a model response before its step is recorded: an approval
+ * policy or `needsApproval` function for one of its calls, `stopWhen` after calls, `onStepFinish`
+ * or `onFinish`, or a memory provider that remembers the turn. Such code may be slow or lose its
+ * worker, so the response is recorded first and a retry reuses it instead of calling the model
+ * again; with none, nothing but Cadre's own judging runs in between, and the response is recorded
+ * with the step, one commit fewer.
+ */
+function runsAgentCodeOn(
+  agent: AnyAgentDefinition,
+  policy: Parameters<typeof policyReadsMessages>[0],
+  tools: ToolSet,
+  response: Pick<ModelCallOutcome, 'toolCalls' | 'responseMessages'>,
+): boolean {
+  if (typeof agent.onStepFinish === 'function' || typeof agent.onFinish === 'function') return true;
+  const calls = response.toolCalls.filter((call) => !call.invalid);
+  if (calls.some((call) => policyReadsMessages(policy, tools, call.toolName))) return true;
+  const toolMessage = response.responseMessages[1];
+  const rejected = toolMessage?.role === 'tool' && toolMessage.content.some((part) => part.type === 'tool-result');
+  if (calls.length > 0 || rejected) return [agent.stopWhen ?? []].flat().length > 0;
+  return typeof agent.memory?.provider?.remember === 'function';
+}
+
+/**
+ * Records the judged step under `key` and returns its summary, with the model's response when it
+ * was not recorded on its own (`response`). A task-mode run's last step writes the run's end in the
+ * same transaction when the workflow asked (`runEnd`): one commit, and the message and events are
+ * always those of the step recorded first.
  */
 async function recordStep(
   deps: ActivityDependencies,
   args: RunModelStepArgs,
   step: RunModelStepResult,
   key: string,
+  response?: ResponseWrite,
 ): Promise<RunModelStepResult> {
+  const before = response?.records ?? [];
+  const parts = { records: [...before, { key, value: step }], ...(response ? { usage: response.usage } : {}) };
   const last = step.toolCalls.length === 0 && step.rejectedCalls.length === 0;
   if (!args.runEnd || !last || !step.assistant) {
-    const [recorded] = (await deps.conversations.write(args.conversation, {
-      records: [{ key, value: step }],
-    })) as [RunModelStepResult];
-    return await summaryOf(deps, args, recorded, key);
+    const stored = await deps.conversations.write(args.conversation, parts);
+    return await summaryOf(deps, args, stored[before.length] as RunModelStepResult, key);
   }
-  const [recorded] = (await deps.conversations.writeRunEnd(args.conversation, args.runEnd, runEndOf(args, step), [
-    { key, value: step },
-  ])) as [RunModelStepResult];
+  const stored = await deps.conversations.writeRunEnd(args.conversation, args.runEnd, runEndOf(args, step), parts);
+  const recorded = stored[before.length] as RunModelStepResult;
   return { ...withoutAssistant(recorded, key), conversationId: args.conversation.id, wroteRunEnd: true };
 }
 

@@ -32,7 +32,7 @@ async function notingStore(): Promise<{ store: ConversationStore; writes: string
 }
 
 describe('what a model step writes to the store', () => {
-  it("commits a one-step task run three times: the workflow's writes, the response with its usage and budget scopes, the step with the run's end", async () => {
+  it("commits a one-step task run twice: the workflow's writes, then the response with its usage and budget scopes, the step and the run's end", async () => {
     const { store, writes } = await notingStore();
     const agent = defineAgent({ name: 'one-step', model: scriptedModel(['hello']) });
     await using kit = await createAgentTestEnvironment({ agents: [agent], store });
@@ -40,8 +40,7 @@ describe('what a model step writes to the store', () => {
     expect((await handle.result()).text).toBe('hello');
     expect(writes).toEqual([
       'conversation, 1 messages, 2 events',
-      'record model, record budget:scopes, usage',
-      '1 messages, 2 events, record step',
+      '1 messages, 2 events, record model, record budget:scopes, record step, usage',
     ]);
     await store.close();
   });
@@ -67,11 +66,36 @@ describe('what a model step writes to the store', () => {
     expect((await handle.result()).text).toBe('found');
     expect(writes).toEqual([
       'conversation, 1 messages, 2 events',
-      'record model, record budget:scopes, usage',
-      'record step',
+      'record model, record budget:scopes, record step, usage',
       'single putRecord',
       '2 messages, 2 events',
-      'record model, usage',
+      '1 messages, 2 events, record model, record step, usage',
+    ]);
+    await store.close();
+  });
+
+  it("records the response on its own, before the agent's own code runs on it: an onStepFinish that throws once reuses the response", async () => {
+    const { store, writes } = await notingStore();
+    const model = scriptedModel(['hello']);
+    let finishes = 0;
+    const agent = defineAgent({
+      name: 'step-hook',
+      model,
+      onStepFinish: () => {
+        finishes += 1;
+        if (finishes === 1) throw new Error('The hook failed once.');
+      },
+    });
+    await using kit = await createAgentTestEnvironment({ agents: [agent], store });
+    const handle = await kit.client.start('step-hook', { prompt: 'hi' });
+    expect((await handle.result()).text).toBe('hello');
+    expect(finishes).toBe(2);
+    expect(model.calls).toHaveLength(1);
+    expect(writes).toEqual([
+      'conversation, 1 messages, 2 events',
+      'record model, record budget:scopes, usage',
+      // The retry writes the workflow's messages again (idempotent) and reuses the response.
+      '1 messages, 2 events',
       '1 messages, 2 events, record step',
     ]);
     await store.close();
