@@ -20,6 +20,7 @@ import {
   planStep,
   runStepCallbacks,
   stopConditionMet,
+  stopConditionsOf,
 } from './step-settings';
 import { keepHeartbeating } from './heartbeat';
 import { fitContext } from './context-fit';
@@ -134,24 +135,22 @@ export function createRunModelStep(deps: ActivityDependencies) {
             records: [{ key: responseKey, value: called }, ...scopes],
             usage: stepUsageEntry(args, called, responseKey),
           };
-      const early = response && runsAgentCodeOn(agent, settings.toolApproval, { ...agent.tools, ...mcpTools }, called);
+      const judgedTools = { ...agent.tools, ...mcpTools };
+      const offered = callsOfResponse(called);
+      const early = response && runsAgentCodeOn(agent, settings.toolApproval, judgedTools, offered);
       const result = early ? ((await deps.conversations.write(conversation, response))[0] as RecordedCall) : called;
       const deferred = early ? undefined : response;
-      const [assistant, toolMessage] = result.responseMessages;
+      const assistant = result.responseMessages[0];
       if (!assistant || assistant.role !== 'assistant') {
         throw new Error(`The model returned no assistant message (finish reason '${result.finishReason}').`);
       }
-      const rejectedCalls =
-        toolMessage?.role === 'tool'
-          ? toolMessage.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
-          : [];
+      // An earlier attempt's response, when one was recorded first, is the one judged.
+      const { valid, rejected: rejectedCalls } = result === called ? offered : callsOfResponse(result);
       const judged = await judgeToolCalls(
-        result.toolCalls
-          .filter((call) => !call.invalid)
-          .map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
+        valid.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
         {
           policy: settings.toolApproval,
-          tools: { ...agent.tools, ...mcpTools },
+          tools: judgedTools,
           messages,
           runtimeContext: args.runtimeContext ?? {},
           workflowId: args.workflowId,
@@ -243,15 +242,29 @@ function runsAgentCodeOn(
   agent: AnyAgentDefinition,
   policy: Parameters<typeof policyReadsMessages>[0],
   tools: ToolSet,
-  response: Pick<ModelCallOutcome, 'toolCalls' | 'responseMessages'>,
+  calls: ResponseCalls,
 ): boolean {
   if (typeof agent.onStepFinish === 'function' || typeof agent.onFinish === 'function') return true;
-  const calls = response.toolCalls.filter((call) => !call.invalid);
-  if (calls.some((call) => policyReadsMessages(policy, tools, call.toolName))) return true;
-  const toolMessage = response.responseMessages[1];
-  const rejected = toolMessage?.role === 'tool' && toolMessage.content.some((part) => part.type === 'tool-result');
-  if (calls.length > 0 || rejected) return [agent.stopWhen ?? []].flat().length > 0;
+  if (calls.valid.some((call) => policyReadsMessages(policy, tools, call.toolName))) return true;
+  if (calls.valid.length > 0 || calls.rejected.length > 0) return stopConditionsOf(agent).length > 0;
   return typeof agent.memory?.provider?.remember === 'function';
+}
+
+/** A response's tool calls: the valid ones, to judge, and the ones the AI SDK rejected (their results in the tool message). */
+interface ResponseCalls {
+  valid: ModelCallOutcome['toolCalls'];
+  rejected: ToolResultPart[];
+}
+
+function callsOfResponse(response: Pick<ModelCallOutcome, 'toolCalls' | 'responseMessages'>): ResponseCalls {
+  const toolMessage = response.responseMessages[1];
+  return {
+    valid: response.toolCalls.filter((call) => !call.invalid),
+    rejected:
+      toolMessage?.role === 'tool'
+        ? toolMessage.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
+        : [],
+  };
 }
 
 /**

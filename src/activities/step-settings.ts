@@ -85,13 +85,18 @@ export function composeInstructions(own: Instructions | undefined, allSections: 
   return [...system, ...sections.map((content): SystemModelMessage => ({ role: 'system', content }))];
 }
 
+/** The agent's `stopWhen` conditions as a list (the AI SDK takes one or several). */
+export function stopConditionsOf(agent: AnyAgentDefinition): Array<(args: { steps: ActivationStep[] }) => unknown> {
+  return [agent.stopWhen ?? []].flat() as Array<(args: { steps: ActivationStep[] }) => unknown>;
+}
+
 /** True when one of the agent's `stopWhen` conditions is met over the activation's steps. */
 export async function stopConditionMet(
   agent: AnyAgentDefinition,
   steps: () => ActivationStep[],
   step: number,
 ): Promise<boolean> {
-  const conditions = [agent.stopWhen ?? []].flat() as Array<(args: { steps: ActivationStep[] }) => unknown>;
+  const conditions = stopConditionsOf(agent);
   if (conditions.length === 0) return false;
   const all = steps();
   const met = await userCode(agent, 'stopWhen', step, () =>
