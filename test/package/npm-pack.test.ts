@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { chromium } from 'playwright-core';
 import { findFreePort } from '../../src/server/free-port';
 import { testAddress, testNamespace } from '../helpers/temporal';
-import { waitFor } from '../helpers/wait';
+import { poll } from '../../src/testing/wait-for';
 
 const root = path.join(__dirname, '..', '..');
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
@@ -70,6 +70,23 @@ test('greets Ada with the greet tool', async () => {
 });
 `;
 
+/**
+ * Waits until `output()` matches `ready`; fails with the output as it is then, at once when the
+ * process exits first.
+ */
+async function untilOutput(child: ChildProcess, output: () => string, ready: RegExp, what: string): Promise<void> {
+  await poll(
+    async () => {
+      if (ready.test(output())) return { done: true, value: undefined };
+      const ended = child.exitCode !== null || child.signalCode !== null;
+      const state = ended ? `it exited (${child.exitCode ?? child.signalCode})` : 'it is still running';
+      return { done: false, seen: `${state}; its output:\n${output()}`, final: ended };
+    },
+    what,
+    { timeoutMs: 120_000 },
+  );
+}
+
 describe('the package installed from npm pack into another project', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-pack-'));
   const project = path.join(folder, 'project');
@@ -131,7 +148,7 @@ describe('the package installed from npm pack into another project', () => {
     worker = spawn(process.execPath, [cli, 'worker', '--agents', './agents.ts'], { cwd: project, env: shared });
     worker.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     worker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    await waitFor(() => log.includes('worker serving: greeter'), `the worker to start; its output: ${log}`, 120_000);
+    await untilOutput(worker, () => log, /worker serving: greeter/, 'the worker to start');
     const run = execFileSync(process.execPath, [cli, 'run', 'greeter', 'Say hello to Ada'], {
       cwd: project,
       env: shared,
@@ -207,11 +224,9 @@ describe('the package installed from npm pack into another project', () => {
       devProcess = dev;
       dev.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
       dev.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-      await waitFor(
-        () => /chat page( not served)?:.*\n/.test(log),
-        `cadre dev to be ready; its output: ${log}`,
-        120_000,
-      );
+      const startedAt = Date.now();
+      await untilOutput(dev, () => log, /chat page( not served)?:.*\n/, 'cadre dev to be ready');
+      process.stdout.write(`[cadre test] cadre dev ready: ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
       const address = /Temporal server: (\S+)/.exec(log)?.[1] ?? '';
       return { dev, output: () => log, address, chatUrl: `http://127.0.0.1:${chatPort}/` };
     }
