@@ -1,10 +1,14 @@
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
-import { ConfigurationError } from '../errors';
+import { CadreError, ConfigurationError } from '../errors';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
 
-/** gRPC status code ALREADY_EXISTS (kept local: @grpc/grpc-js is not a direct dependency). */
+/** gRPC status codes (kept local: @grpc/grpc-js is not a direct dependency). */
 const GRPC_ALREADY_EXISTS = 6;
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_UNAVAILABLE = 14;
+/** The longest one operator call may take before it is tried again. */
+const CALL_TIMEOUT_MS = 5_000;
 
 /** Values of `temporal.api.enums.v1.IndexedValueType`, the wire form of each search attribute type. */
 const indexedValueTypes: Record<SearchAttributeType, number> = {
@@ -27,7 +31,7 @@ export interface SearchAttributeDefinition {
 export interface RegisterSearchAttributesOptions {
   /** Attributes to register; Cadre's own by default. */
   attributes?: readonly SearchAttributeDefinition[];
-  /** How long to wait until the server lists every attribute (default 30 s). */
+  /** How long to wait for the server to answer and list every attribute (default 30 s); no call waits past it. */
   timeoutMs?: number;
 }
 
@@ -46,16 +50,49 @@ function typeName(indexedValueType: number | undefined): string {
   return entry ? entry[0] : `unknown (${String(indexedValueType)})`;
 }
 
-/** The custom search attributes of `namespace` as name → IndexedValueType. */
+/**
+ * The custom search attributes of `namespace` as name → IndexedValueType. `deadline` (epoch ms)
+ * bounds the call, which a server that stops answering would otherwise leave waiting forever.
+ */
 export async function listCustomSearchAttributes(
   connection: Connection,
   namespace: string,
+  deadline?: number,
 ): Promise<Map<string, number | undefined>> {
-  const response = await connection.operatorService.listSearchAttributes({ namespace });
+  const list = () => connection.operatorService.listSearchAttributes({ namespace });
+  const response = deadline === undefined ? await list() : await operatorCall(connection, deadline, 'list', list);
   const listed = new Map<string, number | undefined>();
   for (const [name, type] of Object.entries(response.customAttributes ?? {}))
     listed.set(name, indexedValueTypeOf(type));
   return listed;
+}
+
+/**
+ * `call` with a deadline of at most 5 s, tried again while a server still starting up times it out
+ * or is unavailable, until `deadline`; then a `TemporalUnreachable` error saying what got no answer.
+ */
+async function operatorCall<T>(
+  connection: Connection,
+  deadline: number,
+  what: 'list' | 'add',
+  call: () => Promise<T>,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await connection.withDeadline(Math.min(deadline, Date.now() + CALL_TIMEOUT_MS), call);
+    } catch (error) {
+      const code = isGrpcServiceError(error) ? error.code : undefined;
+      if (code !== GRPC_DEADLINE_EXCEEDED && code !== GRPC_UNAVAILABLE) throw error;
+      if (Date.now() >= deadline) {
+        throw new CadreError(
+          'TemporalUnreachable',
+          `The Temporal server did not answer when asked to ${what} search attributes (${(error as Error).message}). ` +
+            'Check that it is up and not overloaded (its logs say why), then start this again.',
+        );
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function isAlreadyExists(error: unknown): boolean {
@@ -75,7 +112,7 @@ export async function registerSearchAttributes(
 ): Promise<void> {
   const attributes: readonly SearchAttributeDefinition[] = options.attributes ?? cadreSearchAttributes;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  const existing = await listCustomSearchAttributes(connection, namespace);
+  const existing = await listCustomSearchAttributes(connection, namespace, deadline);
   const conflicts = attributes.filter(
     (key) => existing.has(key.name) && existing.get(key.name) !== indexedValueTypes[key.type],
   );
@@ -92,13 +129,15 @@ export async function registerSearchAttributes(
   if (missing.length === 0) return;
   const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, indexedValueTypes[key.type]]));
   try {
-    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+    await operatorCall(connection, deadline, 'add', () =>
+      connection.operatorService.addSearchAttributes({ namespace, searchAttributes }),
+    );
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }
   // A newly added attribute shows up in the listing (and becomes usable) only after the server refreshes.
   for (;;) {
-    const listed = await listCustomSearchAttributes(connection, namespace);
+    const listed = await listCustomSearchAttributes(connection, namespace, deadline);
     const stillMissing = missing.filter((key) => !listed.has(key.name));
     if (stillMissing.length === 0) return;
     if (Date.now() > deadline) {

@@ -1,8 +1,17 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { listCustomSearchAttributes, startDevServer, type DevServer } from '../../src/server';
+import {
+  connectWhenReady,
+  findFreePort,
+  listCustomSearchAttributes,
+  registerSearchAttributes,
+  startDevServer,
+  type DevServer,
+} from '../../src/server';
+import { findTemporalCli } from '../../src/server/paths';
 import { agentDepthKey, agentNameKey, cadreSearchAttributes } from '../../src/protocol/search-attributes';
 import { testAddress, testNamespace } from '../helpers/temporal';
 
@@ -98,6 +107,44 @@ describeEmbedded('embedded dev server', () => {
     }
     await expectCadreSearchAttributes(server.address, server.namespace);
   });
+
+  test('fails registering search attributes on a server that stopped answering once the wait is over, naming what got no answer', async () => {
+    const port = await findFreePort();
+    const cli = findTemporalCli();
+    const server = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless'], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    try {
+      const connection = await connectWhenReady({
+        address: `127.0.0.1:${port}`,
+        namespace: 'default',
+        timeoutMs: 30_000,
+      });
+      try {
+        // Frozen: its socket stays open and takes the calls, but nothing ever answers them.
+        server.kill('SIGSTOP');
+        const startedAt = Date.now();
+        const failure = await registerSearchAttributes(connection, 'default', { timeoutMs: 3_000 }).then(
+          () => undefined,
+          (error: Error & { type?: string }) => ({ type: error.type, message: error.message }),
+        );
+        expect(failure).toEqual({
+          type: 'TemporalUnreachable',
+          message: expect.stringMatching(
+            /^The Temporal server did not answer when asked to list search attributes \(4 DEADLINE_EXCEEDED: .*\)\. Check that it is up and not overloaded/,
+          ) as string,
+        });
+        expect(Date.now() - startedAt).toBeGreaterThanOrEqual(3_000);
+      } finally {
+        server.kill('SIGCONT');
+        await connection.close();
+      }
+    } finally {
+      server.kill('SIGKILL');
+      await exited;
+    }
+  }, 60_000);
 
   test('serves the Web UI on the requested port unless headless', async () => {
     server = await startDevServer({ port: 0, uiPort: 0, dbFile: null });
