@@ -1,4 +1,4 @@
-import { isGrpcServiceError, type Connection } from '@temporalio/client';
+import { isGrpcServiceError, type ConnectionLike } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { CadreError, ConfigurationError } from '../errors';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
@@ -55,7 +55,7 @@ function typeName(indexedValueType: number | undefined): string {
  * bounds the call, which a server that stops answering would otherwise leave waiting forever.
  */
 export async function listCustomSearchAttributes(
-  connection: Connection,
+  connection: ConnectionLike,
   namespace: string,
   deadline?: number,
 ): Promise<Map<string, number | undefined>> {
@@ -72,7 +72,7 @@ export async function listCustomSearchAttributes(
  * or is unavailable, until `deadline`; then a `TemporalUnreachable` error saying what got no answer.
  */
 async function operatorCall<T>(
-  connection: Connection,
+  connection: ConnectionLike,
   deadline: number,
   what: 'list' | 'add',
   call: () => Promise<T>,
@@ -106,7 +106,7 @@ function isAlreadyExists(error: unknown): boolean {
  * already taken with another type.
  */
 export async function registerSearchAttributes(
-  connection: Connection,
+  connection: ConnectionLike,
   namespace: string,
   options: RegisterSearchAttributesOptions = {},
 ): Promise<void> {

@@ -14,6 +14,7 @@ import { ConfigurationError } from '../errors';
 import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { cadreSearchAttributes } from '../protocol/search-attributes';
+import { listCustomSearchAttributes } from '../server/search-attribute-registration';
 import { resolveTemporalConnection } from '../client/temporal-connection';
 import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
@@ -283,10 +284,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
 /** Whether the namespace has Cadre's search attributes, so runs started without them can publish their status. */
 async function searchAttributesRegistered(client: Client, namespace: string): Promise<boolean> {
   try {
-    const { customAttributes } = await client.connection.operatorService.listSearchAttributes({ namespace });
-    return cadreSearchAttributes.every((key) => Object.hasOwn(customAttributes ?? {}, key.name));
+    const listed = await listCustomSearchAttributes(client.connection, namespace, Date.now() + 10_000);
+    return cadreSearchAttributes.every((key) => listed.has(key.name));
   } catch {
-    // Servers without the operator service (the time-skipping server) or without the permission.
+    // Servers without the operator service (the time-skipping server), without the permission, or not answering.
     return false;
   }
 }
