@@ -9,6 +9,8 @@ const GRPC_DEADLINE_EXCEEDED = 4;
 const GRPC_UNAVAILABLE = 14;
 /** The longest one operator call may take before it is tried again. */
 const CALL_TIMEOUT_MS = 5_000;
+/** How long registering, or listing, waits for the server by default. */
+const DEFAULT_WAIT_MS = 30_000;
 
 /** Values of `temporal.api.enums.v1.IndexedValueType`, the wire form of each search attribute type. */
 const indexedValueTypes: Record<SearchAttributeType, number> = {
@@ -51,16 +53,18 @@ function typeName(indexedValueType: number | undefined): string {
 }
 
 /**
- * The custom search attributes of `namespace` as name → IndexedValueType. `deadline` (epoch ms)
- * bounds the call, which a server that stops answering would otherwise leave waiting forever.
+ * The custom search attributes of `namespace` as name → IndexedValueType. `deadline` (epoch ms,
+ * default 30 s from now) bounds the call, which a server that stops answering would otherwise
+ * leave waiting forever.
  */
 export async function listCustomSearchAttributes(
   connection: ConnectionLike,
   namespace: string,
-  deadline?: number,
+  deadline = Date.now() + DEFAULT_WAIT_MS,
 ): Promise<Map<string, number | undefined>> {
-  const list = () => connection.operatorService.listSearchAttributes({ namespace });
-  const response = deadline === undefined ? await list() : await operatorCall(connection, deadline, 'list', list);
+  const response = await operatorCall(connection, deadline, 'list', () =>
+    connection.operatorService.listSearchAttributes({ namespace }),
+  );
   const listed = new Map<string, number | undefined>();
   for (const [name, type] of Object.entries(response.customAttributes ?? {}))
     listed.set(name, indexedValueTypeOf(type));
@@ -95,6 +99,24 @@ async function operatorCall<T>(
   }
 }
 
+/**
+ * Whether `namespace` has all of Cadre's search attributes, so runs can set them at start. False
+ * also for a server without the operator service (the time-skipping server), without the
+ * permission, or not answering within `timeoutMs`.
+ */
+export async function hasCadreSearchAttributes(
+  connection: ConnectionLike,
+  namespace: string,
+  timeoutMs = 10_000,
+): Promise<boolean> {
+  try {
+    const listed = await listCustomSearchAttributes(connection, namespace, Date.now() + timeoutMs);
+    return cadreSearchAttributes.every((key) => listed.has(key.name));
+  } catch {
+    return false;
+  }
+}
+
 function isAlreadyExists(error: unknown): boolean {
   if (isGrpcServiceError(error) && error.code === GRPC_ALREADY_EXISTS) return true;
   return error instanceof Error && /already exists/i.test(error.message);
@@ -111,7 +133,7 @@ export async function registerSearchAttributes(
   options: RegisterSearchAttributesOptions = {},
 ): Promise<void> {
   const attributes: readonly SearchAttributeDefinition[] = options.attributes ?? cadreSearchAttributes;
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
   const existing = await listCustomSearchAttributes(connection, namespace, deadline);
   const conflicts = attributes.filter(
     (key) => existing.has(key.name) && existing.get(key.name) !== indexedValueTypes[key.type],

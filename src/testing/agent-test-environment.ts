@@ -5,9 +5,8 @@ import { AgentClient } from '../client/agent-client';
 import { closableConnectionPlugin } from '../client/closed-connection';
 import { ConfigurationError } from '../errors';
 import { type DevServer, startDevServer } from '../server/dev-server';
-import { listCustomSearchAttributes } from '../server/search-attribute-registration';
+import { hasCadreSearchAttributes } from '../server/search-attribute-registration';
 import { createTimeSkippingEnvironment, loadTemporalTesting } from '../server/test-server';
-import { cadreSearchAttributes } from '../protocol/search-attributes';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
 import { createAgentWorker } from '../worker/create-agent-worker';
@@ -45,7 +44,9 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
     const dataConverter: DataConverter = options.payloadKeys ? encryptedDataConverter(options.payloadKeys) : {};
     const { env, searchAttributes } = await startServer(options, timeSkipping, cleanups, dataConverter);
     const store: ConversationStore =
-      typeof options.store === 'object' ? options.store : await openStore(options.store ?? 'sqlite::memory:', { payloadKeys: options.payloadKeys ?? null });
+      typeof options.store === 'object'
+        ? options.store
+        : await openStore(options.store ?? 'sqlite::memory:', { payloadKeys: options.payloadKeys ?? null });
     if (typeof options.store !== 'object') cleanups.push(() => store.close());
     const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
     const worker = await createAgentWorker({
@@ -115,15 +116,5 @@ async function startServer(
     client: { dataConverter },
   });
   cleanups.push(() => env.teardown());
-  return { env, searchAttributes: await hasSearchAttributes(env) };
-}
-
-/** Whether Cadre's search attributes are registered, so runs can set them at start. */
-async function hasSearchAttributes(env: TestWorkflowEnvironment): Promise<boolean> {
-  try {
-    const listed = await listCustomSearchAttributes(env.connection, env.namespace ?? 'default');
-    return cadreSearchAttributes.every((attribute) => listed.has(attribute.name));
-  } catch {
-    return false;
-  }
+  return { env, searchAttributes: await hasCadreSearchAttributes(env.connection, env.namespace ?? 'default') };
 }

@@ -13,8 +13,7 @@ import { withMemoryTool } from '../memory/with-memory';
 import { ConfigurationError } from '../errors';
 import { connectOrExplain } from '../client/temporal-unreachable';
 import { agentTaskQueue } from '../protocol/task-queues';
-import { cadreSearchAttributes } from '../protocol/search-attributes';
-import { listCustomSearchAttributes } from '../server/search-attribute-registration';
+import { hasCadreSearchAttributes } from '../server/search-attribute-registration';
 import { resolveTemporalConnection } from '../client/temporal-connection';
 import { closableConnectionInterceptors } from '../client/closed-connection';
 import { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
@@ -183,7 +182,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     conversations,
     signer,
     mcp,
-    searchAttributes: await searchAttributesRegistered(client, namespace),
+    searchAttributes: await hasCadreSearchAttributes(client.connection, namespace),
     fingerprints,
     ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
   });
@@ -279,15 +278,4 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     },
     shutdown: shutdownAll,
   };
-}
-
-/** Whether the namespace has Cadre's search attributes, so runs started without them can publish their status. */
-async function searchAttributesRegistered(client: Client, namespace: string): Promise<boolean> {
-  try {
-    const listed = await listCustomSearchAttributes(client.connection, namespace, Date.now() + 10_000);
-    return cadreSearchAttributes.every((key) => listed.has(key.name));
-  } catch {
-    // Servers without the operator service (the time-skipping server), without the permission, or not answering.
-    return false;
-  }
 }

@@ -109,6 +109,7 @@ describeEmbedded('embedded dev server', () => {
   });
 
   test('fails registering search attributes on a server that stopped answering once the wait is over, naming what got no answer', async () => {
+    // Started here rather than by startDevServer, to have the process to freeze.
     const port = await findFreePort();
     const cli = findTemporalCli();
     const server = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless'], {
