@@ -1,4 +1,5 @@
-import type { Client } from '@temporalio/client';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import { type Client, isGrpcServiceError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ConfigurationError } from '../errors';
 
@@ -23,11 +24,11 @@ export interface RunVersioning {
 
 /** The current build of a deployment, or undefined when it has none yet. */
 export async function currentBuild(client: Client, deploymentName: string): Promise<DeploymentBuild | undefined> {
-  const { workerDeploymentInfo } = await client.workflowService.describeWorkerDeployment({
-    namespace: client.options.namespace,
-    deploymentName,
-  });
-  const current = workerDeploymentInfo?.routingConfig?.currentDeploymentVersion;
+  const described = await unlessNotFound(() =>
+    client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName }),
+  );
+  // A deployment Temporal does not know (no worker of it has polled yet) has no current build either.
+  const current = described?.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion;
   return current?.buildId ? { deploymentName, buildId: current.buildId } : undefined;
 }
 
@@ -36,15 +37,47 @@ export async function currentBuild(client: Client, deploymentName: string): Prom
  * refreshes it on an interval, so it may say `draining` for a while after the last run ended.
  */
 export async function buildDrainage(client: Client, build: DeploymentBuild): Promise<BuildDrainage> {
-  const { workerDeploymentVersionInfo } = await client.workflowService.describeWorkerDeploymentVersion({
-    namespace: client.options.namespace,
-    deploymentVersion: build,
-  });
-  const status = workerDeploymentVersionInfo?.drainageInfo?.status;
+  const described = await unlessNotFound(() =>
+    client.workflowService.describeWorkerDeploymentVersion({
+      namespace: client.options.namespace,
+      deploymentVersion: build,
+    }),
+  );
+  if (!described) {
+    throw new ConfigurationError(
+      `Temporal knows no build '${build.buildId}' of deployment '${build.deploymentName}': no worker of that build has polled, or the version was deleted. ` +
+        `List the deployment's builds with: temporal worker deployment describe --name ${build.deploymentName}.`,
+    );
+  }
+  const status = described.workerDeploymentVersionInfo?.drainageInfo?.status;
   const { VersionDrainageStatus } = temporal.api.enums.v1;
   if (status === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINED) return 'drained';
   if (status === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINING) return 'draining';
   return 'unknown';
+}
+
+/** How often a describe call that answered NOT_FOUND is tried, and the pause between tries. */
+const notFoundTries = 5;
+const notFoundPauseMs = 200;
+
+/**
+ * The answer of a call that describes a deployment or one of its versions, or undefined when
+ * Temporal does not know it. Temporal keeps each deployment and version in a workflow of its own,
+ * which continues as new after every drainage check (every few minutes by default, every second
+ * with a short `matching.wv.VersionDrainageStatusRefreshInterval`). Servers before 1.30 answer a
+ * describe that reaches the run that has just continued NOT_FOUND, so a NOT_FOUND counts only once
+ * it persists over a second.
+ */
+async function unlessNotFound<T>(describe: () => Promise<T>): Promise<T | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await describe();
+    } catch (error) {
+      if (!isGrpcServiceError(error) || error.code !== grpcStatus.NOT_FOUND) throw error;
+      if (attempt >= notFoundTries) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, notFoundPauseMs));
+    }
+  }
 }
 
 /** Open runs whose tasks go to `build`, counted by Temporal's `TemporalWorkerDeploymentVersion` search attribute. */
