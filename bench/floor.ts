@@ -10,6 +10,8 @@ import {
   medianTrial,
   ratio,
   round,
+  type ThreadCpu,
+  threadsPer,
 } from './floor/floor-measure';
 import { floorFanoutWorkflow, floorStepsWorkflow } from './floor/floor-workflows';
 import { subagentFanout, subagentStartCpu } from './floor/subagent-measures';
@@ -22,7 +24,7 @@ const parallelRuns = 4;
 /** Trials of the step measure (`CADRE_BENCH_TRIALS`, as for the subagent measures). */
 const stepTrials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
 /** CPU milliseconds of this process and of the dev server, as `measureSettledCpu` gives them. */
-type Cpu = { worker: number; server: number };
+type Cpu = { worker: number; server: number; threads: ThreadCpu };
 /** The measures to run (`CADRE_BENCH_MEASURES=fanout,starts`): steps, fanout, starts, approvals, waiting, encryption, tracing; all by default. */
 const measures = process.env.CADRE_BENCH_MEASURES?.split(',').map((measure) => measure.trim());
 const measured = (measure: string) => !measures || measures.includes(measure);
@@ -120,6 +122,8 @@ async function stepCpu(client: AgentClient, floor: Floor, workers: MeasuredWorke
     ratio: ratio(perStep(cadre), perStep(bare)),
     cadreWorkerServer: [round(cadre.worker / total), round(cadre.server / total)],
     floorWorkerServer: [round(bare.worker / total), round(bare.server / total)],
+    cadreThreads: threadsPer(cadre.threads, total),
+    floorThreads: threadsPer(bare.threads, total),
     cadreTrials: trials.map((trial) => round(perStep(trial.cadre))),
     floorTrials: trials.map((trial) => round(perStep(trial.floor))),
     target: 'ratio <= 1.15',

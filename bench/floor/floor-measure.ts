@@ -18,18 +18,71 @@ export interface MeasuredWorkers {
 
 const noWorkers: MeasuredWorkers = { processes: [] };
 
+/** Where a worker process's threads spend CPU: Node's main thread (activities, Temporal's bridge), the workflow threads, Core's threads, V8's helper threads (collector, compiler), and the rest. */
+export type ThreadKind = 'main' | 'workflow' | 'core' | 'v8' | 'other';
+
+/** CPU milliseconds per thread kind of the worker processes. */
+export type ThreadCpu = Record<ThreadKind, number>;
+
+const threadKinds: Record<string, ThreadKind> = {
+  MainThread: 'main',
+  WorkerThread: 'workflow',
+  'tokio-runtime-w': 'core',
+  V8Worker: 'v8',
+};
+
 /**
  * CPU milliseconds of the worker (this process, which holds the clients, and any worker process
- * of `workers`) and of the server (every other process below this one: the dev server's).
+ * of `workers`) and of the server (every other process below this one: the dev server's), with
+ * the worker processes' CPU by thread kind.
  */
-function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number } {
+function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number; threads: ThreadCpu } {
   const own = process.cpuUsage();
   const stats = processStats();
   const ticks = (pids: Iterable<number>) => [...pids].reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0);
   const workerPids = new Set(workers.processes.flatMap((each) => [each.pid, ...below(stats, each.pid)]));
   const serverPids = [...below(stats, process.pid)].filter((pid) => !workerPids.has(pid));
   // 100 ticks a second
-  return { worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10, server: ticks(serverPids) * 10 };
+  return {
+    worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10,
+    server: ticks(serverPids) * 10,
+    threads: threadCpu(workers.processes.map((each) => each.pid)),
+  };
+}
+
+/** CPU milliseconds of the threads of `pids`, by kind (from each thread's name in /proc). */
+function threadCpu(pids: number[]): ThreadCpu {
+  const cpu: ThreadCpu = { main: 0, workflow: 0, core: 0, v8: 0, other: 0 };
+  for (const pid of pids) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '');
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        cpu[threadKinds[name] ?? 'other'] += (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        // The thread ended while being read.
+      }
+    }
+  }
+  return cpu;
+}
+
+/** `after - before`, kind by kind. */
+export function threadDelta(after: ThreadCpu, before: ThreadCpu): ThreadCpu {
+  const kinds = Object.keys(after) as ThreadKind[];
+  return Object.fromEntries(kinds.map((kind) => [kind, after[kind] - before[kind]])) as ThreadCpu;
+}
+
+/** Each kind divided by `per` and rounded, for a report line. */
+export function threadsPer(cpu: ThreadCpu, per: number): ThreadCpu {
+  const kinds = Object.keys(cpu) as ThreadKind[];
+  return Object.fromEntries(kinds.map((kind) => [kind, round(cpu[kind] / per)])) as ThreadCpu;
 }
 
 /** Parent and CPU ticks (user and system, all threads) of every process. */
@@ -62,16 +115,21 @@ function below(stats: Map<number, { ppid: number }>, root: number): Set<number> 
   return found;
 }
 
-/** Worker and server CPU milliseconds and the wall time `work` took. */
+/** Worker and server CPU milliseconds, the worker processes' by thread kind, and the wall time `work` took. */
 export async function measureCpu(
   work: () => Promise<void>,
   workers: MeasuredWorkers = noWorkers,
-): Promise<{ worker: number; server: number; wallMs: number }> {
+): Promise<{ worker: number; server: number; threads: ThreadCpu; wallMs: number }> {
   const before = cpuNow(workers);
   const startedAt = Date.now();
   await work();
   const after = cpuNow(workers);
-  return { worker: after.worker - before.worker, server: after.server - before.server, wallMs: Date.now() - startedAt };
+  return {
+    worker: after.worker - before.worker,
+    server: after.server - before.server,
+    threads: threadDelta(after.threads, before.threads),
+    wallMs: Date.now() - startedAt,
+  };
 }
 
 /**
@@ -131,7 +189,12 @@ export async function measureSettledCpu(work: () => Promise<void>, idle: IdleRat
     await untilServerQuiet(workers);
     await collectGarbage(workers);
   }, workers);
-  return { worker: cpu.worker - idle.worker * cpu.wallMs, server: cpu.server - idle.server * cpu.wallMs };
+  // The threads' figures keep their idle share: it is small beside a measure's (see idleCpuPerSecond).
+  return {
+    worker: cpu.worker - idle.worker * cpu.wallMs,
+    server: cpu.server - idle.server * cpu.wallMs,
+    threads: cpu.threads,
+  };
 }
 
 /** The `p`th percentile of `values` (nearest rank). */

@@ -10,6 +10,9 @@ import {
   medianTrial,
   ratio,
   round,
+  type ThreadCpu,
+  threadDelta,
+  threadsPer,
 } from './floor-measure';
 import { floorFanoutWorkflow } from './floor-workflows';
 
@@ -68,11 +71,13 @@ export async function subagentFanout(client: AgentClient, floor: Floor): Promise
  * parent's cost cancels out. `workers` are the worker processes serving `client` and `floor`.
  */
 export async function subagentStartCpu(client: AgentClient, floor: Floor, workers: MeasuredWorkers): Promise<void> {
-  const per = (many: { worker: number; server: number }, one: { worker: number; server: number }) => ({
+  type Cpu = { worker: number; server: number; threads: ThreadCpu };
+  const per = (many: Cpu, one: Cpu): Cpu => ({
     worker: (many.worker - one.worker) / (subagentStarts - 1),
     server: (many.server - one.server) / (subagentStarts - 1),
+    threads: threadsPer(threadDelta(many.threads, one.threads), subagentStarts - 1),
   });
-  const results: Array<Record<'cadre' | 'floor', { worker: number; server: number }>> = [];
+  const results: Array<Record<'cadre' | 'floor', Cpu>> = [];
   const idle = await idleRate(workers);
   for (let trial = 0; trial < trials; trial++) {
     const cadreOne = await measureSettledCpu(() => cadreFanout(client, 1, 0), idle, workers);
@@ -94,6 +99,8 @@ export async function subagentStartCpu(client: AgentClient, floor: Floor, worker
     ratio: ratio(total(cadre), total(bare)),
     cadreWorkerServer: [round(cadre.worker), round(cadre.server)],
     floorWorkerServer: [round(bare.worker), round(bare.server)],
+    cadreThreads: cadre.threads,
+    floorThreads: bare.threads,
     workerRatio: ratio(cadre.worker, bare.worker),
     serverRatio: ratio(cadre.server, bare.server),
     cadreTrials: results.map((trial) => round(total(trial.cadre))),

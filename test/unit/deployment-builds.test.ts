@@ -46,7 +46,7 @@ describe('deployment builds', () => {
     await expect(failure).rejects.toThrow(ConfigurationError);
     await expect(failure).rejects.toThrow(
       "Temporal knows no build 'A' of deployment 'cadre': no worker of that build has polled, or the version was deleted. " +
-        'List the deployment\'s builds with: temporal worker deployment describe --name cadre.',
+        "List the deployment's builds with: temporal worker deployment describe --name cadre.",
     );
     expect(calls()).toBe(5);
   });
