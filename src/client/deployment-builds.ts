@@ -35,6 +35,7 @@ export async function currentBuild(client: Client, deploymentName: string): Prom
 /**
  * What Temporal says of an old build's pinned runs (DescribeWorkerDeploymentVersion). The server
  * refreshes it on an interval, so it may say `draining` for a while after the last run ended.
+ * Throws a `ConfigurationError` naming the build when Temporal does not know it.
  */
 export async function buildDrainage(client: Client, build: DeploymentBuild): Promise<BuildDrainage> {
   const described = await unlessNotFound(() =>
