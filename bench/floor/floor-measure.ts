@@ -33,26 +33,21 @@ const threadKinds: Record<string, ThreadKind> = {
 
 /**
  * CPU milliseconds of the worker (this process, which holds the clients, and any worker process
- * of `workers`) and of the server (every other process below this one: the dev server's), with
- * the worker processes' CPU by thread kind.
+ * of `workers`) and of the server (every other process below this one: the dev server's).
  */
-function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number; threads: ThreadCpu } {
+function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number } {
   const own = process.cpuUsage();
   const stats = processStats();
   const ticks = (pids: Iterable<number>) => [...pids].reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0);
   const workerPids = new Set(workers.processes.flatMap((each) => [each.pid, ...below(stats, each.pid)]));
   const serverPids = [...below(stats, process.pid)].filter((pid) => !workerPids.has(pid));
   // 100 ticks a second
-  return {
-    worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10,
-    server: ticks(serverPids) * 10,
-    threads: threadCpu(workers.processes.map((each) => each.pid)),
-  };
+  return { worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10, server: ticks(serverPids) * 10 };
 }
 
 /** CPU milliseconds of the threads of `pids`, by kind (from each thread's name in /proc). */
 function threadCpu(pids: number[]): ThreadCpu {
-  const cpu: ThreadCpu = { main: 0, workflow: 0, core: 0, v8: 0, other: 0 };
+  const cpu = byKind(() => 0);
   for (const pid of pids) {
     let tids: string[] = [];
     try {
@@ -73,16 +68,25 @@ function threadCpu(pids: number[]): ThreadCpu {
   return cpu;
 }
 
+/** `value(kind)` for every thread kind. */
+function byKind(value: (kind: ThreadKind) => number): ThreadCpu {
+  return {
+    main: value('main'),
+    workflow: value('workflow'),
+    core: value('core'),
+    v8: value('v8'),
+    other: value('other'),
+  };
+}
+
 /** `after - before`, kind by kind. */
 export function threadDelta(after: ThreadCpu, before: ThreadCpu): ThreadCpu {
-  const kinds = Object.keys(after) as ThreadKind[];
-  return Object.fromEntries(kinds.map((kind) => [kind, after[kind] - before[kind]])) as ThreadCpu;
+  return byKind((kind) => after[kind] - before[kind]);
 }
 
 /** Each kind divided by `per` and rounded, for a report line. */
 export function threadsPer(cpu: ThreadCpu, per: number): ThreadCpu {
-  const kinds = Object.keys(cpu) as ThreadKind[];
-  return Object.fromEntries(kinds.map((kind) => [kind, round(cpu[kind] / per)])) as ThreadCpu;
+  return byKind((kind) => round(cpu[kind] / per));
 }
 
 /** Parent and CPU ticks (user and system, all threads) of every process. */
@@ -120,6 +124,9 @@ export async function measureCpu(
   work: () => Promise<void>,
   workers: MeasuredWorkers = noWorkers,
 ): Promise<{ worker: number; server: number; threads: ThreadCpu; wallMs: number }> {
+  // Threads are read only here, at a measure's two ends: the server-quiet polls need the totals alone.
+  const pids = workers.processes.map((each) => each.pid);
+  const threadsBefore = threadCpu(pids);
   const before = cpuNow(workers);
   const startedAt = Date.now();
   await work();
@@ -127,7 +134,7 @@ export async function measureCpu(
   return {
     worker: after.worker - before.worker,
     server: after.server - before.server,
-    threads: threadDelta(after.threads, before.threads),
+    threads: threadDelta(threadCpu(pids), threadsBefore),
     wallMs: Date.now() - startedAt,
   };
 }
