@@ -20,9 +20,15 @@ if (tooOld) {
 }
 
 const compiled = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
-if (fs.existsSync(compiled) && !fs.existsSync(path.join(__dirname, '..', 'src', 'cli', 'main.ts'))) {
-  require(compiled).runCli();
-} else {
-  require('tsx/cjs');
-  require('../src/cli/main.ts').runCli();
+const built = fs.existsSync(compiled) && !fs.existsSync(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
+if (!built) require('tsx/cjs');
+// ai, zod and the Temporal SDK come from the project: one clear error for a missing or unsupported one.
+const peerCheck = built ? '../dist/src/peers/peer-check.js' : '../src/peers/peer-check.ts';
+try {
+  require(peerCheck).assertRequiredPeers();
+} catch (error) {
+  if (!error || error.name !== 'PeerPackageError') throw error;
+  process.stderr.write(`${error.message}\nNothing was started.\n`);
+  process.exit(1);
 }
+require(built ? compiled : '../src/cli/main.ts').runCli();

@@ -22,3 +22,32 @@ export class ConfigurationError extends CadreError {
     super('ConfigurationError', message);
   }
 }
+
+/**
+ * A package Cadre takes from the user's project (a peer dependency) is missing or outside the range
+ * Cadre supports. The message names each package, the version found, the range, and the npm command
+ * that installs them all; `packages` holds the same as data.
+ */
+export class PeerPackageError extends ConfigurationError {
+  /** Each package's name, the range Cadre supports, and the version found (absent when none is installed). */
+  readonly packages: readonly { name: string; range: string; found?: string }[];
+  /** The command that fixes every package named, e.g. `npm install "ai@^7.0.173"`. */
+  readonly fix: string;
+
+  constructor(problems: readonly { peer: { name: string; range: string }; found?: string }[], feature: string) {
+    const packages = problems.map(({ peer, found }) => ({
+      name: peer.name,
+      range: peer.range,
+      ...(found ? { found } : {}),
+    }));
+    const fix = `npm install ${packages.map(({ name, range }) => `"${name}@${range}"`).join(' ')}`;
+    const each = packages.map(({ name, range, found }) =>
+      found ? `'${name}' ${range}, but ${found} is installed` : `'${name}' ${range}, which is not installed`,
+    );
+    super(
+      `${feature} needs ${each.join('; ')}. Install ${packages.length > 1 ? 'them' : 'it'} in your project: ${fix}`,
+    );
+    this.packages = packages;
+    this.fix = fix;
+  }
+}

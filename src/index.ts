@@ -3,6 +3,7 @@
  * worker or client code. Backends import `cadre/client`, workers `cadre/worker`, other-language
  * integrations read `cadre/workflows`, tests use `cadre/testing`.
  */
+import './peers/assert-peers';
 export { defineAgent, ModelRegistry, DemoModel, demoLabel } from './agents';
 export { demoRoute } from './agents/model-registry';
 export type {

@@ -1,4 +1,4 @@
-import { safeValidateTypes } from '@ai-sdk/provider-utils';
+import { validateWithSchema } from '../agents/validate-with-schema';
 import type { FlexibleSchema, Tool, ToolResultPart } from 'ai';
 import { defaultMaxToolOutputBytes, defaultMaxToolOutputChars } from '../agents/agent-registry';
 import { toolOutputKey } from '../protocol/pending-message';
@@ -57,7 +57,7 @@ export function createAcceptToolResult(deps: ActivityDependencies) {
 /** Why the output does not match the tool's `outputSchema`; undefined when it does or the tool has none. */
 async function outputProblem(tool: Tool, args: AcceptToolResultArgs): Promise<string | undefined> {
   if (!tool.outputSchema) return undefined;
-  const parsed = await safeValidateTypes({ value: args.output, schema: tool.outputSchema as FlexibleSchema<unknown> });
+  const parsed = await validateWithSchema(args.output, tool.outputSchema as FlexibleSchema<unknown>);
   if (parsed.success) return undefined;
   return (
     `The output submitted for tool call '${args.toolCallId}' does not match the outputSchema of tool ` +

@@ -1,4 +1,3 @@
-import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { FlexibleSchema, Instructions, ToolApprovalConfiguration, ToolSet } from 'ai';
 import {
   type AgentCallSettings,
@@ -9,6 +8,7 @@ import {
   type RuntimeContext,
 } from '../agents/agent-definition';
 import { CadreError, ConfigurationError } from '../errors';
+import { validateWithSchema } from '../agents/validate-with-schema';
 
 /** The settings one run actually uses, after `prepareCall`. */
 export interface EffectiveCallSettings {
@@ -44,10 +44,7 @@ const preparedSettingNames = [
 /** Checks call options against the agent's `callOptionsSchema`; the error says which field is wrong. */
 export async function validateCallOptions(agent: AnyAgentDefinition, callOptions: unknown): Promise<unknown> {
   if (!agent.callOptionsSchema) return callOptions;
-  const result = await safeValidateTypes({
-    value: callOptions,
-    schema: agent.callOptionsSchema as FlexibleSchema<unknown>,
-  });
+  const result = await validateWithSchema(callOptions, agent.callOptionsSchema as FlexibleSchema<unknown>);
   if (!result.success) {
     throw new CadreError(
       'InvalidCallOptions',

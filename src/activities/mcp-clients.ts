@@ -1,5 +1,4 @@
-import { createMCPClient, type MCPClient, type MCPClientConfig, MCPClientError } from '@ai-sdk/mcp';
-import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
+import type { MCPClient, MCPClientConfig } from '@ai-sdk/mcp';
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import {
@@ -9,12 +8,29 @@ import {
   type McpTransportSettings,
 } from '../agents/mcp-servers';
 import { ConfigurationError } from '../errors';
+import { requireOptionalPeer } from '../peers/peer-check';
 import { runtimeToolNames } from '../protocol/runtime-tool-names';
 import { McpServerError } from './mcp-server-error';
+import type * as McpStdio from '@ai-sdk/mcp/mcp-stdio';
+import type * as Mcp from '@ai-sdk/mcp';
 
 const defaultConnectTimeoutMs = 30_000;
 /** One empty set for every agent without servers, so the model tools cached per set stay cached. */
 const noTools: ToolSet = Object.freeze({});
+
+/**
+ * `@ai-sdk/mcp`, an optional peer: loaded when an agent's MCP server first connects. A worker whose
+ * agents have MCP servers checks for it at start (`checkMcpPackage`), so a missing one fails there.
+ */
+export function mcpPackage(): typeof Mcp {
+  return requireOptionalPeer<typeof Mcp>('@ai-sdk/mcp', 'An agent with MCP servers');
+}
+
+/** Fails the worker's start when an agent has MCP servers and `@ai-sdk/mcp` is missing or out of range. */
+export function checkMcpPackage(agents: readonly AnyAgentDefinition[]): void {
+  const first = agents.find((agent) => Object.keys(agent.mcpServers ?? {}).length > 0);
+  if (first) requireOptionalPeer('@ai-sdk/mcp', `Agent '${first.name}' has MCP servers and`);
+}
 
 /** One open connection to one server, with the tools it listed when it opened. */
 interface McpConnection {
@@ -95,7 +111,7 @@ export class McpClients {
     let transport: MCPClientConfig['transport'];
     try {
       transport = await openTransport(definition.transport);
-      client = await createMCPClient({
+      client = await mcpPackage().createMCPClient({
         transport,
         clientName: 'cadre',
         initializationOptions: { timeout: definition.connectTimeoutMs ?? defaultConnectTimeoutMs },
@@ -133,6 +149,11 @@ export class McpClients {
 async function openTransport(settings: McpTransportSettings): Promise<MCPClientConfig['transport']> {
   if (typeof settings === 'function') return await settings();
   if (settings.type === 'stdio') {
+    const { StdioMCPTransport } = requireOptionalPeer<typeof McpStdio>(
+      '@ai-sdk/mcp',
+      'An MCP server with a stdio transport',
+      '/mcp-stdio',
+    );
     return new StdioMCPTransport({
       command: settings.command,
       ...(settings.args ? { args: settings.args } : {}),
@@ -170,7 +191,7 @@ function prepareTool(
       } catch (error) {
         if (rest[0]?.abortSignal?.aborted) throw error;
         // A JSON-RPC error is the server's answer (unknown tool, invalid arguments): a result for the model.
-        if (MCPClientError.isInstance(error) && error.code !== undefined) throw error;
+        if (mcpPackage().MCPClientError.isInstance(error) && error.code !== undefined) throw error;
         connection.broken = true;
         throw new McpServerError(`${where} failed while running tool '${name}': ${messageOf(error)}`, {
           cause: error,

@@ -1,5 +1,5 @@
-import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { FlexibleSchema, ModelMessage, ToolResultPart, ToolSet } from 'ai';
+import { validateWithSchema } from '../agents/validate-with-schema';
 import { evaluateToolApproval } from './approval-policy';
 import type { EffectiveCallSettings } from './call-settings';
 import type { RunToolArgs } from './types';
@@ -20,7 +20,7 @@ export async function revalidateApprovedCall(
 ): Promise<ToolResultPart['output'] | undefined> {
   const tool = Object.hasOwn(tools, args.toolName) ? tools[args.toolName] : undefined;
   if (tool?.inputSchema) {
-    const parsed = await safeValidateTypes({ value: args.input, schema: tool.inputSchema as FlexibleSchema<unknown> });
+    const parsed = await validateWithSchema(args.input, tool.inputSchema as FlexibleSchema<unknown>);
     if (!parsed.success) {
       return {
         type: 'error-text',

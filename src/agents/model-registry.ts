@@ -1,9 +1,11 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { ConfigurationError } from '../errors';
+import { peerProblem, requireOptionalPeer } from '../peers/peer-check';
+import { peerPackage } from '../peers/peer-packages';
 import { DemoModel } from './demo-model';
+import type * as OpenAiCompatible from '@ai-sdk/openai-compatible';
+import type * as OpenAi from '@ai-sdk/openai';
+import type * as Anthropic from '@ai-sdk/anthropic';
 
 /** Makes a model from the part of a route after `provider:`. */
 export type ModelFactory = (modelId: string) => LanguageModel;
@@ -53,24 +55,41 @@ export class ModelRegistry {
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env, extra: ModelRegistryOptions = {}): ModelRegistry {
     const providers: Record<string, ModelFactory> = {};
     let firstConfigured: string | undefined;
+    // Each provider's package is an optional peer, loaded by the first model made from it: the
+    // worker's start-up check resolves every agent's route, so a missing package fails the start.
     if (env.OPENAI_API_KEY) {
-      const openai = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL });
-      providers.openai = (modelId) => openai(modelId);
+      const openai = once(() =>
+        requireOptionalPeer<typeof OpenAi>('@ai-sdk/openai', "The 'openai:' model route").createOpenAI({
+          apiKey: env.OPENAI_API_KEY,
+          baseURL: env.OPENAI_BASE_URL,
+        }),
+      );
+      providers.openai = (modelId) => openai()(modelId);
       firstConfigured ??= 'openai:gpt-5-mini';
     }
     if (env.ANTHROPIC_API_KEY) {
-      const anthropic = createAnthropic({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL });
-      providers.anthropic = (modelId) => anthropic(modelId);
+      const anthropic = once(() =>
+        requireOptionalPeer<typeof Anthropic>('@ai-sdk/anthropic', "The 'anthropic:' model route").createAnthropic({
+          apiKey: env.ANTHROPIC_API_KEY,
+          baseURL: env.ANTHROPIC_BASE_URL,
+        }),
+      );
+      providers.anthropic = (modelId) => anthropic()(modelId);
       firstConfigured ??= 'anthropic:claude-sonnet-4-5';
     }
     if (env.CADRE_OPENAI_COMPATIBLE_BASE_URL) {
       const name = env.CADRE_OPENAI_COMPATIBLE_NAME ?? 'local';
-      const compatible = createOpenAICompatible({
-        name,
-        baseURL: env.CADRE_OPENAI_COMPATIBLE_BASE_URL,
-        apiKey: env.CADRE_OPENAI_COMPATIBLE_API_KEY,
-      });
-      providers[name] = (modelId) => compatible.chatModel(modelId);
+      const compatible = once(() =>
+        requireOptionalPeer<typeof OpenAiCompatible>(
+          '@ai-sdk/openai-compatible',
+          `The '${name}:' model route (CADRE_OPENAI_COMPATIBLE_BASE_URL)`,
+        ).createOpenAICompatible({
+          name,
+          baseURL: env.CADRE_OPENAI_COMPATIBLE_BASE_URL ?? '',
+          apiKey: env.CADRE_OPENAI_COMPATIBLE_API_KEY,
+        }),
+      );
+      providers[name] = (modelId) => compatible().chatModel(modelId);
       if (env.CADRE_OPENAI_COMPATIBLE_MODEL) firstConfigured ??= `${name}:${env.CADRE_OPENAI_COMPATIBLE_MODEL}`;
     }
     return new ModelRegistry({
@@ -99,8 +118,13 @@ export class ModelRegistry {
     const modelId = route.slice(separator + 1);
     const factory = this.providers.get(provider);
     if (!factory && providerVariables[provider] && modelId.length > 0) {
+      const packageName = `@ai-sdk/${provider}`;
+      const problem = peerProblem(peerPackage(packageName));
+      const install = problem
+        ? `, and install ${packageName} in the project: npm install "${packageName}@${problem.peer.range}"`
+        : '';
       throw new ConfigurationError(
-        `Model route '${route}' needs the ${provider} provider: set ${providerVariables[provider]} on the worker.`,
+        `Model route '${route}' needs the ${provider} provider: set ${providerVariables[provider]} on the worker${install}.`,
       );
     }
     if (!factory && provider.length > 0 && modelId.length > 0) {
@@ -119,4 +143,10 @@ export class ModelRegistry {
     }
     return factory(modelId);
   }
+}
+
+/** `make`, called once on first use. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }

@@ -2,6 +2,7 @@
  * `cadre/chat` (server side): a durable backend for the AI SDK's `useChat`, as a Fetch API
  * handler, a node:http adapter, and a server that also serves the chat page.
  */
+import '../peers/assert-peers';
 export { createChatHandler } from './chat-handler';
 export type { ChatHandler, ChatHandlerOptions, ChatUser } from './chat-handler';
 export { toNodeListener, toFetchRequest } from './node-adapter';

@@ -2,6 +2,7 @@
  * `cadre/client`: starting and driving agent runs from any backend. Loads the Temporal client and
  * the conversation store readers, never the worker or its native code.
  */
+import '../peers/assert-peers';
 export { AgentClient } from './agent-client';
 export type {
   AgentClientOptions,

@@ -1,6 +1,7 @@
 import type { CalendarSpec, ScheduleOptions, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { type FlexibleSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { FlexibleSchema } from 'ai';
+import { validateWithSchema } from '../agents/validate-with-schema';
 import { ConfigurationError } from '../errors';
 import { type AgentWorkflowInput, agentWorkflowType } from '../protocol/definitions';
 import { type ScheduleMemo, type ScheduleOverlap, scheduleMemoKey, scheduleOverlaps } from '../protocol/schedules';
@@ -109,7 +110,7 @@ export async function checkCallOptions(
   callOptions: unknown,
 ): Promise<void> {
   if (typeof agent === 'string' || !agent.callOptionsSchema) return;
-  const result = await safeValidateTypes({ value: callOptions, schema: agent.callOptionsSchema as FlexibleSchema });
+  const result = await validateWithSchema(callOptions, agent.callOptionsSchema as FlexibleSchema);
   if (!result.success) {
     throw new ConfigurationError(
       `Schedule '${scheduleId}': call options for agent '${agent.name}' do not match its callOptionsSchema: ${result.error.message} ` +

@@ -1,4 +1,3 @@
-import { anthropic } from '@ai-sdk/anthropic';
 import { type Tool, tool } from 'ai';
 import { z } from 'zod';
 import type { RuntimeContext } from '../agents/agent-definition';
@@ -6,6 +5,8 @@ import type { MemoryFiles } from '../store/memory-files';
 import { defaultMemoryLimits, isMutation, type MemoryCommand, runMemoryCommand } from './memory-commands';
 import type { AgentMemoryOptions } from './memory-options';
 import { memoryScopeOf } from './memory-scope-of';
+import { requireOptionalPeer } from '../peers/peer-check';
+import type * as Anthropic from '@ai-sdk/anthropic';
 
 /** The memory tool's name, the one Anthropic's models are trained on. */
 export const memoryToolName = 'memory';
@@ -78,6 +79,10 @@ export function memoryTool(context: MemoryToolContext): Tool {
     return await files.mutate(scope, mutationId, (view) => runMemoryCommand(view, input, limits));
   };
   if (context.kind === 'anthropic') {
+    const { anthropic } = requireOptionalPeer<typeof Anthropic>(
+      '@ai-sdk/anthropic',
+      "The memory tool of an agent on an 'anthropic:' model",
+    );
     return anthropic.tools.memory_20250818({ execute: (input, options) => execute(input as MemoryCommand, options) });
   }
   return tool({

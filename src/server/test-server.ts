@@ -1,8 +1,8 @@
 import type * as TemporalTesting from '@temporalio/testing';
 import type { TestWorkflowEnvironment, TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { ConfigurationError } from '../errors';
 import { closableConnectionPlugin } from '../client/closed-connection';
 import { findTestServer } from './paths';
+import { assertOptionalPeers } from '../peers/peer-check';
 
 /** Options of {@link createTimeSkippingEnvironment}; the server executable is always Cadre's Java test server. */
 export type TimeSkippingEnvironmentOptions = Omit<TimeSkippingTestWorkflowEnvironmentOptions, 'server'> & {
@@ -34,13 +34,6 @@ export async function createTimeSkippingEnvironment(
  * `cadre/client` must never load. Says how to install it when it is missing.
  */
 export async function loadTemporalTesting(): Promise<typeof TemporalTesting> {
-  try {
-    return await import('@temporalio/testing');
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new ConfigurationError(
-      "cadre/testing needs the package '@temporalio/testing', which is not installed. Install the version of " +
-        "your '@temporalio/worker': npm install --save-dev @temporalio/testing@<that version>.",
-    );
-  }
+  assertOptionalPeers(['@temporalio/testing'], 'cadre/testing');
+  return await import('@temporalio/testing');
 }

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgPackage } from './pg-package';
 import { liveChannel, type LiveListener } from './live-deltas';
 
 /**
@@ -28,7 +29,7 @@ export class PostgresLiveListener implements LiveListener {
   }
 
   private async listen(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new (pgPackage().Client)({ connectionString: this.connectionString });
     // A lost listening connection makes readers poll again (see ready), never fails them.
     client.on('error', () => {
       this.connecting = Promise.resolve(false);

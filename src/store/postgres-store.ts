@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgPackage } from './pg-package';
 import { CadreError } from '../errors';
 import { migrate } from './migrations';
 import { PostgresLiveListener } from './postgres-listener';
@@ -95,7 +96,7 @@ class PostgresDriver implements SqlDriver {
 
   constructor(connectionString: string, options: PostgresStoreOptions) {
     this.address = describeStoreUrl(connectionString);
-    this.pool = new pg.Pool({
+    this.pool = new (pgPackage().Pool)({
       connectionString,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,

@@ -1,55 +1,29 @@
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource, envDetectorSync } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { AgentTelemetry } from './telemetry-options';
+import { assertOptionalPeers } from '../peers/peer-check';
+import type { OtlpTelemetry, OtlpTelemetryOptions } from './otlp-exporters';
+import type * as OtlpExporters from './otlp-exporters';
 
-/** Telemetry that exports over OTLP/HTTP, with the providers to flush and shut down. */
-export interface OtlpTelemetry extends AgentTelemetry {
-  tracerProvider: BasicTracerProvider;
-  meterProvider?: MeterProvider;
-  /** Sends what is buffered now. */
-  flush(): Promise<void>;
-  /** Sends what is buffered and stops exporting. */
-  shutdown(): Promise<void>;
-}
+export type { OtlpTelemetry, OtlpTelemetryOptions } from './otlp-exporters';
+
+/** The optional peers that OTLP export loads. */
+const otlpPackages = [
+  '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-http',
+  '@temporalio/interceptors-opentelemetry',
+];
 
 /**
  * Traces and metrics exported over OTLP/HTTP, configured by the standard `OTEL_*` variables
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_*`,
  * `OTEL_METRIC_EXPORT_INTERVAL`, ...). `endpoint` overrides the OTLP endpoint; the service name defaults to
  * `cadre`; `metrics: false` exports traces only (for a backend such as Jaeger that takes no metrics).
+ * Throws `PeerPackageError` with the install command when an OpenTelemetry package is missing.
  */
-export function otlpTelemetryFromEnv(
-  options: { endpoint?: string; serviceName?: string; metrics?: boolean } = {},
-): OtlpTelemetry {
-  const resource = new Resource({ 'service.name': options.serviceName ?? 'cadre' }).merge(envDetectorSync.detect());
-  const traceUrl = options.endpoint ? `${options.endpoint.replace(/\/$/, '')}/v1/traces` : undefined;
-  const metricUrl = options.endpoint ? `${options.endpoint.replace(/\/$/, '')}/v1/metrics` : undefined;
-  const tracerProvider = new BasicTracerProvider({ resource });
-  tracerProvider.addSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter(traceUrl ? { url: traceUrl } : {})));
-  const interval = Number(process.env.OTEL_METRIC_EXPORT_INTERVAL) || 60_000;
-  const meterProvider =
-    options.metrics === false
-      ? undefined
-      : new MeterProvider({
-          resource,
-          readers: [
-            new PeriodicExportingMetricReader({
-              exporter: new OTLPMetricExporter(metricUrl ? { url: metricUrl } : {}),
-              exportIntervalMillis: interval,
-            }),
-          ],
-        });
-  return {
-    tracerProvider,
-    ...(meterProvider ? { meterProvider } : {}),
-    async flush() {
-      await Promise.all([tracerProvider.forceFlush(), meterProvider?.forceFlush()]);
-    },
-    async shutdown() {
-      await Promise.all([tracerProvider.shutdown(), meterProvider?.shutdown()]);
-    },
-  };
+export function otlpTelemetryFromEnv(options: OtlpTelemetryOptions = {}): OtlpTelemetry {
+  assertOptionalPeers(otlpPackages, 'OTLP telemetry');
+  return (require('./otlp-exporters') as typeof OtlpExporters).otlpExporters(options);
 }

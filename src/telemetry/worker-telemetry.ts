@@ -1,85 +1,50 @@
-import { trace } from '@opentelemetry/api';
-import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Resource } from '@opentelemetry/resources';
-import {
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-  makeWorkflowExporter,
-} from '@temporalio/interceptors-opentelemetry';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
-import { ConfigurationError } from '../errors';
-import { AgentMetrics } from './agent-metrics';
-import { ensureTelemetryGlobals } from './context-setup';
-import { GenAiActivityInterceptor } from './genai-activity-interceptor';
-import { type AgentTelemetry, contentLimit } from './telemetry-options';
-import { WorkflowSpanMetrics } from './workflow-span-metrics';
+import { assertOptionalPeers } from '../peers/peer-check';
+import type { AgentTelemetry } from './telemetry-options';
+import type * as TelemetryInterceptors from './telemetry-interceptors';
 
 type WorkerInterceptors = NonNullable<WorkerOptions['interceptors']>;
 
-/**
- * Workflow interceptor modules that trace Cadre's workflows. A workflow bundle built ahead of time
- * needs them as `workflowInterceptorModules` for its runs to be traced.
- */
-export const telemetryWorkflowModules: readonly string[] = [
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+/** The optional peers that tracing loads: the OpenTelemetry API and SDK, and Temporal's interceptors. */
+const tracingPackages = [
+  '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-base',
+  '@temporalio/interceptors-opentelemetry',
 ];
 
-const tracerName = 'cadre';
+/** The interceptors module, once the packages it loads are known to be installed in range. */
+function interceptors(feature: string): typeof TelemetryInterceptors {
+  assertOptionalPeers(tracingPackages, feature);
+  return require('./telemetry-interceptors') as typeof TelemetryInterceptors;
+}
 
-/** A worker's interceptors and sinks for `telemetry`, added to the ones the caller gave. */
+/**
+ * A worker's interceptors and sinks for `telemetry`, added to the ones the caller gave. Without
+ * telemetry, OpenTelemetry is never loaded; with it, a missing package fails the worker's start.
+ */
 export function telemetryWorkerOptions(
   telemetry: AgentTelemetry | undefined,
   given: WorkerInterceptors | undefined,
   sinks: WorkerOptions['sinks'],
 ): { interceptors: WorkerInterceptors | undefined; sinks: WorkerOptions['sinks'] } {
   if (!telemetry) return { interceptors: given, sinks };
-  ensureTelemetryGlobals();
-  const tracer = (telemetry.tracerProvider ?? trace.getTracerProvider()).getTracer(tracerName);
-  const metrics = telemetry.meterProvider
-    ? new AgentMetrics(telemetry.meterProvider.getMeter(tracerName), telemetry.pricing)
-    : undefined;
-  const recording = { tracer, metrics, contentChars: contentLimit(telemetry.recordContent) };
-  const workflowSpans = new WorkflowSpanMetrics(metrics, workflowSpanProcessor(telemetry));
-  return {
-    interceptors: {
-      ...given,
-      workflowModules: [...telemetryWorkflowModules, ...(given?.workflowModules ?? [])],
-      activity: [
-        (context) => ({
-          inbound: new OpenTelemetryActivityInboundInterceptor(context, { tracer }),
-          outbound: new OpenTelemetryActivityOutboundInterceptor(context),
-        }),
-        (context) => ({ inbound: new GenAiActivityInterceptor(context, recording) }),
-        ...(given?.activity ?? []),
-      ],
-    },
-    sinks: { ...sinks, exporter: makeWorkflowExporter(workflowSpans, workflowResource(telemetry)) },
-  };
+  return interceptors('A worker with telemetry').tracedWorkerOptions(telemetry, given, sinks);
 }
 
-/** The client interceptors that start a run's trace and carry it to the workflow. */
+/** The client interceptors that start a run's trace and carry it to the workflow; none without telemetry. */
 export function telemetryClientInterceptors(telemetry: AgentTelemetry | undefined): WorkflowClientInterceptor[] {
   if (!telemetry) return [];
-  ensureTelemetryGlobals();
-  const tracer = (telemetry.tracerProvider ?? trace.getTracerProvider()).getTracer(tracerName);
-  return [new OpenTelemetryWorkflowClientInterceptor({ tracer })];
+  return interceptors('An AgentClient with telemetry').tracedClientInterceptors(telemetry);
 }
 
-function workflowSpanProcessor(telemetry: AgentTelemetry): SpanProcessor | undefined {
-  if (telemetry.spanProcessor) return telemetry.spanProcessor;
-  const provider = telemetry.tracerProvider;
-  if (!provider) return undefined;
-  if (provider instanceof BasicTracerProvider) return provider.getActiveSpanProcessor();
-  throw new ConfigurationError(
-    "telemetry.tracerProvider is not an OpenTelemetry SDK BasicTracerProvider, so Cadre cannot hand it the workflow's spans. " +
-      'Pass telemetry.spanProcessor (the processor your provider exports through) as well.',
-  );
-}
-
-function workflowResource(telemetry: AgentTelemetry) {
-  if (telemetry.resource) return telemetry.resource;
-  const provider = telemetry.tracerProvider;
-  return provider instanceof BasicTracerProvider ? provider.resource : Resource.default();
+/**
+ * Workflow interceptor modules that trace Cadre's workflows. A workflow bundle built ahead of time
+ * needs them as `workflowInterceptorModules` for its runs to be traced. Throws `PeerPackageError`
+ * when the OpenTelemetry packages are not installed.
+ */
+export function telemetryWorkflowModules(): string[] {
+  return [interceptors('Tracing a workflow bundle').workflowInterceptorsModule];
 }

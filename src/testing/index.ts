@@ -4,6 +4,7 @@
  * scripts in place of LLMs; the helpers wait for approvals and statuses and read transcripts.
  * Loads the Temporal worker and `@temporalio/testing`.
  */
+import '../peers/assert-peers';
 export { createAgentTestEnvironment } from './agent-test-environment';
 export type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
 export { ScriptedModel, scriptedModel, reactiveModel } from './scripted-model';

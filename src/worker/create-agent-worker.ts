@@ -6,7 +6,7 @@ import { ModelRegistry } from '../agents/model-registry';
 import { createActivities } from '../activities/create-activities';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
-import { McpClients } from '../activities/mcp-clients';
+import { checkMcpPackage, McpClients } from '../activities/mcp-clients';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
 import { withMemoryTool } from '../memory/with-memory';
@@ -87,7 +87,11 @@ export interface AgentWorkerOptions {
    * `CADRE_BUILD_ID`; without either, runs go to any worker of the task queue.
    */
   deployment?: AgentWorkerDeployment;
-  /** Extra Temporal worker options (concurrency limits, tuning, interceptors). */
+  /**
+   * Extra Temporal worker options (concurrency limits, tuning, interceptors). To run workflows of
+   * your own on the same worker, give `workflowsPath` a module that does `export * from 'cadre/workflows'`
+   * beside your workflows, and their `activities`: they are added to Cadre's, not put in their place.
+   */
   workerOptions?: Partial<WorkerOptions>;
   /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
   telemetry?: AgentTelemetry;
@@ -147,6 +151,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   );
   agents.checkSubagents();
   agents.checkModels();
+  checkMcpPackage(options.agents);
   const fingerprints = await agentFingerprints(agents);
   const deployment = resolveDeployment(options.deployment, fingerprints);
   if (deployment && options.workerOptions?.workerDeploymentOptions) {
@@ -194,13 +199,14 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const shared = {
     connection,
     namespace,
-    activities,
+    // Activities of your own workflows (workerOptions.activities) run beside Cadre's; Cadre's names win.
+    activities: { ...given.activities, ...activities },
     // Cancellation reaches a model call on its next heartbeat; keep that within seconds.
     maxHeartbeatThrottleInterval: '2 seconds',
     ...(dataConverter ? { dataConverter } : {}),
     // The workflow worker and every agent activity worker serve the same build, so a pinned run's steps stay on it.
     ...(deployment ? { workerDeploymentOptions: deploymentOptions(deployment) } : {}),
-    ...tuning,
+    ...withoutActivities(tuning),
   } satisfies Partial<WorkerOptions>;
   // The shared queue runs workflows, their local activities and `commitConversation`.
   const worker = await Worker.create({
@@ -278,4 +284,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     },
     shutdown: shutdownAll,
   };
+}
+
+/** Worker options without `activities`, which Cadre merges with its own instead of replacing them. */
+function withoutActivities<T extends { activities?: unknown }>(options: T): Omit<T, 'activities'> {
+  const { activities: _merged, ...rest } = options;
+  return rest;
 }

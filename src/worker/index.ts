@@ -2,6 +2,7 @@
  * `cadre/worker`: running agents. A worker runs the agent workflow and, for each agent it serves,
  * that agent's activities; plus the conversation store and the servers for development.
  */
+import '../peers/assert-peers';
 export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
 export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';
 export { workerLogger } from './worker-logger';

@@ -1,7 +1,7 @@
-import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import { asSchema, type FlexibleSchema, tool } from 'ai';
 import { z } from 'zod';
 import { modelTools } from '../../src/activities/model-tools';
+import { validateWithSchema } from '../../src/agents/validate-with-schema';
 import { defineAgent } from '../../src/agents/define-agent';
 import { runtimeToolNames } from '../../src/protocol/runtime-tool-names';
 import { runtimeToolSchemas } from '../../src/protocol/runtime-tool-schemas';
@@ -20,7 +20,7 @@ const tools = modelTools(parent);
 /** What the model step does with a call (the AI SDK validates its input against the tool's schema). */
 async function validate(toolName: string, input: unknown) {
   const schema = tools[toolName]?.inputSchema as FlexibleSchema<unknown>;
-  const result = await safeValidateTypes({ value: input, schema });
+  const result = await validateWithSchema(input, schema);
   return result.success ? { ok: true, value: result.value } : { ok: false, error: result.error.message };
 }
 
@@ -80,10 +80,7 @@ describe('runtime and subagent tool arguments, checked by the model step with th
     expect(jsonOf('read')).toBe(jsonOf('read'));
     expect(jsonOf('helper')).toBe(jsonOf('helper'));
     expect(jsonOf('read')).toEqual(asSchema(inputSchema).jsonSchema);
-    const checked = await safeValidateTypes({
-      value: { path: 3 },
-      schema: modelTools(agent).read?.inputSchema as FlexibleSchema<unknown>,
-    });
+    const checked = await validateWithSchema({ path: 3 }, modelTools(agent).read?.inputSchema as FlexibleSchema<unknown>);
     expect(checked.success).toBe(false);
   });
 });
