@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Builds the chat page into dist/chat-ui after `tsc` (the `prepare` script, which `npm pack` and
- * an install from git run), so the package ships it: an installed Cadre has no web/chat-ui
+ * Builds the chat page into dist/chat-ui after `tsc` (the `prepack` script, which `npm pack`,
+ * `npm publish` and an install from git run), so the package ships it: an installed Cadre has no web/chat-ui
  * sources or Vite to build it from.
  */
 'use strict';

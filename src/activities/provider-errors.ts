@@ -4,7 +4,7 @@ import {
   LoadAPIKeyError,
   NoSuchModelError,
   UnsupportedFunctionalityError,
-} from '@ai-sdk/provider';
+} from 'ai';
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { CadreError } from '../errors';
 import { McpServerError } from './mcp-server-error';

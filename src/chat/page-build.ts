@@ -35,7 +35,7 @@ export async function buildChatPage(options: { outDir?: string } = {}): Promise<
     throw new ConfigurationError(
       `The chat page is not shipped in this package (${join(shipped, 'index.html')} is missing), and its ` +
         `sources (${join(findProjectRoot(__dirname), 'web', 'chat-ui')}) are not there either. ` +
-        'Reinstall Cadre from a package made by `npm pack` (its `prepare` builds the page), ' +
+        'Reinstall Cadre from a package made by `npm pack` (its `prepack` script builds the page), ' +
         'or pass pageDir with a built page.',
     );
   }

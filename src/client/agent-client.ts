@@ -22,7 +22,7 @@ import { type AgentPrompt, promptInput } from './prompt-input';
 import { storeLargeParts } from './large-prompt-parts';
 import { closableConnectionInterceptors } from './closed-connection';
 import { agentTaskQueue } from '../protocol/task-queues';
-import { temporal } from '@temporalio/proto';
+import { temporal } from '../peers/temporal-proto';
 import { AgentSchedules, type AgentScheduleSummary } from './agent-schedules';
 import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';

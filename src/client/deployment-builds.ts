@@ -1,6 +1,6 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { type Client, isGrpcServiceError } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import { temporal } from '../peers/temporal-proto';
 import { ConfigurationError } from '../errors';
 
 /** One build of a Worker Deployment, as Temporal names it (`<deployment>:<buildId>` in search attributes). */

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import { temporal } from '../peers/temporal-proto';
 
 /** Size in bytes of a workflow run's event history as Temporal stores it (protobuf-encoded). */
 export async function historySizeBytes(client: Client, workflowId: string, runId?: string): Promise<number> {

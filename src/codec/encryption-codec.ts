@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import { temporal } from '../peers/temporal-proto';
 import { CadreError } from '../errors';
 import { type PayloadKey, type PayloadKeysInput, parsePayloadKeys } from './payload-keys';
 

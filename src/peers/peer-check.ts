@@ -9,9 +9,9 @@ export interface PeerProblem {
   found?: string;
 }
 
-/** The problem with `peer` in the project, if any. */
-export function peerProblem(peer: PeerPackage): PeerProblem | undefined {
-  const installed = installedPackage(peer.name);
+/** The problem with `peer` in the project (or in the `node_modules` folders of `searchPaths`), if any. */
+export function peerProblem(peer: PeerPackage, searchPaths?: readonly string[]): PeerProblem | undefined {
+  const installed = installedPackage(peer.name, searchPaths);
   if (!installed) return { peer };
   return satisfiesRange(installed.version, peer.range) ? undefined : { peer, found: installed.version };
 }
@@ -26,6 +26,29 @@ export function assertRequiredPeers(): void {
     .filter((peer) => !peer.optional)
     .flatMap((peer) => peerProblem(peer) ?? []);
   if (problems.length > 0) throw new PeerPackageError(problems, 'Cadre');
+  const mismatched = temporalVersionProblems();
+  if (mismatched.length > 0) {
+    throw new PeerPackageError(
+      mismatched,
+      "Cadre runs on one version of the Temporal SDK, your @temporalio/client's: it",
+    );
+  }
+}
+
+/**
+ * The `@temporalio/*` peers installed at another version than `@temporalio/client`. The SDK's
+ * packages depend on each other at exact versions, so one at another version (npm installs a
+ * peer the project did not name at its newest) brings a second copy of the SDK under it.
+ */
+export function temporalVersionProblems(searchPaths?: readonly string[]): PeerProblem[] {
+  const sdk = installedPackage('@temporalio/client', searchPaths)?.version;
+  if (!sdk) return [];
+  return [...peerPackages().values()]
+    .filter((peer) => peer.name.startsWith('@temporalio/'))
+    .flatMap((peer) => {
+      const found = installedPackage(peer.name, searchPaths)?.version;
+      return found && found !== sdk ? [{ peer: { ...peer, range: sdk }, found }] : [];
+    });
 }
 
 /**

@@ -50,9 +50,15 @@ function cadrePackageJson(): CadrePackageJson {
   }
 }
 
-/** The version of `name` that Node would load from Cadre's own modules, and where; undefined when none is installed. */
-export function installedPackage(name: string): { version: string; folder: string } | undefined {
-  for (const modules of require.resolve.paths(name) ?? []) {
+/**
+ * The version of `name` that Node would load from Cadre's own modules (or from the `node_modules`
+ * folders of `searchPaths`, in order), and where; undefined when none is installed.
+ */
+export function installedPackage(
+  name: string,
+  searchPaths: readonly string[] = require.resolve.paths(name) ?? [],
+): { version: string; folder: string } | undefined {
+  for (const modules of searchPaths) {
     const folder = path.join(modules, name);
     const file = path.join(folder, 'package.json');
     if (!fs.existsSync(file)) continue;

@@ -1,6 +1,7 @@
 /**
  * The small part of npm's semver ranges that package.json's peer ranges use: `^x.y.z`, `~x.y.z`,
- * comparators (`>=`, `>`, `<=`, `<`, `=` or a bare version) joined by spaces, and `||` between sets.
+ * comparators (`>=`, `>`, `<=`, `<`, `=` or a bare version) joined by spaces, and `||` between sets,
+ * each with a whole x.y.z version.
  * A pre-release version satisfies a range only when a comparator names the same x.y.z, as in npm.
  */
 export function satisfiesRange(version: string, range: string): boolean {

@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError } from 'ai';
 
 /**
  * An error as the AI SDK's providers raise it for an HTTP status: put it in a script to make a

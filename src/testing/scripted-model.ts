@@ -1,4 +1,5 @@
-import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import { APICallError } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { streamFromResult } from '../agents/stream-from-result';
 import { type Reaction, type ScriptStep, type ScriptedResponse, generateResultOf } from './scripted-step';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import packageJson from '../../package.json';
-import { type CodeBlock, codeBlocks, documentationPages, fragmentMarker, root } from './markdown-pages';
+import { type CodeBlock, codeBlocks, fragmentMarker, root, typescriptExamples } from './markdown-pages';
 
 /**
  * The package's public entry points as a user imports them (`cadre`, `cadre/client`, ...), mapped
@@ -15,16 +15,6 @@ function entryPointPaths(): Record<string, string[]> {
     paths[subpath === '.' ? 'cadre' : `cadre/${subpath.slice(2)}`] = [path.join(root, source)];
   }
   return paths;
-}
-
-/**
- * Where a block is compiled: one folder per page, so blocks of a page can import each other. A
- * block whose first line is a comment naming a file (`// my-agents.ts`) takes that name.
- */
-function virtualFileOf(block: CodeBlock, index: number): string {
-  const named = /^\/\/ ([\w.-]+\.ts)\s*$/.exec(block.code.split('\n')[0] ?? '');
-  const folder = path.join(root, '.doc-examples', block.page.replace(/[/.]/g, '-'));
-  return path.join(folder, named?.[1] ?? `block-${block.line}-${index}.ts`);
 }
 
 describe('the TypeScript examples of the README and docs/', () => {
@@ -49,11 +39,8 @@ describe('the TypeScript examples of the README and docs/', () => {
   });
 
   it('compile against the public entry points, except blocks marked as fragments', () => {
-    const blocks = documentationPages().flatMap((page) =>
-      codeBlocks(page).filter((block) => block.language === 'ts' && !block.fragment),
-    );
-    expect(blocks.length).toBeGreaterThan(10);
-    const files = new Map(blocks.map((block, index) => [virtualFileOf(block, index), block]));
+    const files = typescriptExamples(path.join(root, '.doc-examples'));
+    expect(files.size).toBeGreaterThan(10);
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
       lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],

@@ -85,3 +85,21 @@ export function headingAnchors(page: string): Set<string> {
   }
   return anchors;
 }
+
+/**
+ * The TypeScript examples of the README and docs/ that are meant to compile (not fragments), by the
+ * file each is compiled as under `folder`: one folder per page, so blocks of a page can import each
+ * other, and a block whose first line is a comment naming a file (`// my-agents.ts`) takes that name.
+ */
+export function typescriptExamples(folder: string): Map<string, CodeBlock> {
+  const blocks = documentationPages().flatMap((page) =>
+    codeBlocks(page).filter((block) => block.language === 'ts' && !block.fragment),
+  );
+  return new Map(
+    blocks.map((block, index) => {
+      const named = /^\/\/ ([\w.-]+\.ts)\s*$/.exec(block.code.split('\n')[0] ?? '');
+      const file = path.join(folder, block.page.replace(/[/.]/g, '-'), named?.[1] ?? `block-${block.line}-${index}.ts`);
+      return [file, block];
+    }),
+  );
+}
