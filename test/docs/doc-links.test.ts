@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { documentationPages, headingAnchors, proseOf, root } from './markdown-pages';
+import { documentationPages, headingAnchors, proseOf, readPage, root } from './markdown-pages';
 
 /** Every link of a page's prose (inline links and images), with its line. */
 function linksOf(page: string): Array<{ target: string; line: number }> {
@@ -42,5 +42,9 @@ describe('the links of the README and docs/', () => {
     );
     const unreached = documentationPages().filter((page) => page !== 'README.md' && !fromReadme.has(page));
     expect(unreached).toEqual([]);
+  });
+
+  it('leave the README short enough to read at once: at most 400 lines', () => {
+    expect(readPage('README.md').split('\n').length).toBeLessThanOrEqual(400);
   });
 });
