@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { findFreePort } from '../../src/server/free-port';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { poll } from '../../src/testing/wait-for';
+import { requiredPeers } from './required-peers';
 
 const root = path.join(__dirname, '..', '..');
 const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromiumPath(): string | undefined };
@@ -15,6 +16,10 @@ const { chromiumPath } = require('../../scripts/setup/chromium.cjs') as { chromi
 interface PackageJson {
   engines: { node: string };
 }
+
+const devVersions: Record<string, string> = (
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies;
 
 /**
  * A Node older than the package needs: the machine's own (Node 20 here) when it is older, else
@@ -113,11 +118,16 @@ describe('the package installed from npm pack into another project', () => {
     fs.writeFileSync(path.join(project, 'agents.ts'), agentFile);
     fs.writeFileSync(path.join(project, 'kit.test.ts'), kitTestFile);
     const tarball = fs.readdirSync(folder).find((name) => name.endsWith('.tgz'));
-    // Nothing but the tarball: cadre/testing's @temporalio/testing comes with it.
-    execFileSync(npm, ['install', path.join(folder, tarball ?? ''), '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: project,
-      stdio: 'ignore',
-    });
+    // The tarball and what the README says to install beside it, at this checkout's versions.
+    const beside = [...requiredPeers, '@temporalio/testing'].map((name) => `${name}@${devVersions[name]}`);
+    execFileSync(
+      npm,
+      ['install', path.join(folder, tarball ?? ''), ...beside, '--prefer-offline', '--no-audit', '--no-fund'],
+      {
+        cwd: project,
+        stdio: 'ignore',
+      },
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -130,6 +140,32 @@ describe('the package installed from npm pack into another project', () => {
     }
     fs.rmSync(folder, { recursive: true, force: true });
   }, 30_000);
+
+  it('ships what a user needs and nothing of the checkout, and is publishable', () => {
+    const tarball = fs.readdirSync(folder).find((name) => name.endsWith('.tgz')) ?? '';
+    const files = execFileSync('tar', ['-tzf', path.join(folder, tarball)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((file) => file.replace(/^package\//, ''));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'bin/cadre.cjs',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/src/workflows/index.js',
+        'dist/chat-ui/index.html',
+        'scripts/setup.cjs',
+      ]),
+    );
+    const outside = files.filter(
+      (file) => !/^(package\.json|README\.md|bin\/|dist\/(src|examples|chat-ui)\/|scripts\/setup)/.test(file),
+    );
+    expect({ outside, maps: files.filter((file) => file.endsWith('.map')) }).toEqual({ outside: [], maps: [] });
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { private?: boolean };
+    expect(manifest.private).toBeUndefined();
+  });
 
   it('loads cadre/client without the worker or its native code', () => {
     const loaded = execFileSync(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import packageJson from '../../package.json';
 import { typescriptExamples } from '../docs/markdown-pages';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { requiredPeers } from './required-peers';
 
 /**
  * The version matrix: Cadre's packed package in a user's project at the lowest and at the newest
@@ -18,14 +19,7 @@ const devVersions: Record<string, string> = packageJson.devDependencies;
 
 /** What a user installs beside Cadre: the required peers, and the optional ones the docs' examples import. */
 const userPackages = [
-  'ai',
-  'zod',
-  '@temporalio/client',
-  '@temporalio/worker',
-  '@temporalio/workflow',
-  '@temporalio/activity',
-  '@temporalio/common',
-  '@temporalio/envconfig',
+  ...requiredPeers,
   '@ai-sdk/openai',
   '@ai-sdk/mcp',
   '@opentelemetry/sdk-trace-base',

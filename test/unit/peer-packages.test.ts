@@ -22,6 +22,18 @@ describe("Cadre's peer packages", () => {
     expect(peerPackage('pg')).toEqual({ name: 'pg', range: packageJson.peerDependencies.pg, optional: true });
   });
 
+  it("are each named in the README's install command and its table of ranges", () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const install = /npm install \/path\/to\/cadre-0\.1\.0\.tgz ([^`]*?)\nnpx cadre setup/.exec(readme)?.[1] ?? '';
+    const named = install
+      .split(/[\s\\]+/)
+      .filter(Boolean)
+      .sort();
+    const required = [...peerPackages().values()].filter((peer) => !peer.optional);
+    expect(named).toEqual(required.map((peer) => peer.name).sort());
+    for (const peer of required) expect(readme).toContain(peer.range);
+  });
+
   it("are each installed in this checkout at a version inside the range Cadre declares, so Cadre's own tests run inside them", () => {
     expect(() => assertRequiredPeers()).not.toThrow();
     for (const peer of peerPackages().values())
