@@ -288,6 +288,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
 
 /** Worker options without `activities`, which Cadre merges with its own instead of replacing them. */
 function withoutActivities<T extends { activities?: unknown }>(options: T): Omit<T, 'activities'> {
-  const { activities: _merged, ...rest } = options;
-  return rest;
+  const rest: Partial<T> = { ...options };
+  delete rest.activities;
+  return rest as Omit<T, 'activities'>;
 }
