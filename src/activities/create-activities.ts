@@ -1,7 +1,8 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { CadreError } from '../errors';
+import { agentNotServedHereType } from '../protocol/step-placement';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
 import { createCompactContext } from './compact-context';
@@ -25,11 +26,11 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
       // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
       if (!deps.agents.has(args.agent)) return {};
-      return { spec: await describeAgent(deps, args) };
+      return { spec: await describeAgent(deps, args, deps.localActivities !== false) };
     },
-    runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
+    runModelStep: servedHere(deps, withAgentFingerprint(createRunModelStep(deps), deps)),
     compactContext: createCompactContext(deps),
-    runTool: createRunTool(deps),
+    runTool: servedHere(deps, createRunTool(deps)),
     verifyApproval: createVerifyApproval(deps),
     acceptToolResult: createAcceptToolResult(deps),
     async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<MapSubagentOutputResult> {
@@ -43,10 +44,14 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
   };
 }
 
-/** The run's spec of `agent`: its definition, what `prepareCall` chose, and the specs its subagents reach. */
+/**
+ * The run's spec of `agent`: its definition, what `prepareCall` chose, and the specs its subagents
+ * reach. `local`: described on the workflow's own worker, which runs the run's steps as local activities.
+ */
 async function describeAgent(
   deps: ActivityDependencies,
   { agent, callOptions, runtimeContext, overrides }: DescribeAgentArgs,
+  local = false,
 ): Promise<DescribedAgentSpec> {
   try {
     const definition = deps.agents.get(agent);
@@ -61,8 +66,9 @@ async function describeAgent(
       searchAttributes: deps.searchAttributes === true,
       signsApprovals: deps.signer !== undefined,
       ...fingerprintOf(deps, agent),
+      ...(local ? { localActivities: true } : {}),
     };
-    const agentSpecs = await reachableSpecs(deps, agent);
+    const agentSpecs = await reachableSpecs(deps, agent, local);
     return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
   } catch (error) {
     if (error instanceof CadreError) throw ApplicationFailure.nonRetryable(error.message, error.type);
@@ -75,7 +81,11 @@ async function describeAgent(
  * a worker. An agent this worker cannot describe as a child (no model, call options it requires)
  * is left out: its child runs `describeAgent` and fails there with the message it always had.
  */
-async function reachableSpecs(deps: ActivityDependencies, root: string): Promise<Record<string, AgentSpec>> {
+async function reachableSpecs(
+  deps: ActivityDependencies,
+  root: string,
+  local: boolean,
+): Promise<Record<string, AgentSpec>> {
   const specs: Record<string, AgentSpec> = {};
   const seen = new Set<string>();
   const queue = [root];
@@ -94,6 +104,7 @@ async function reachableSpecs(deps: ActivityDependencies, root: string): Promise
           ...deps.agents.spec(agent),
           searchAttributes: deps.searchAttributes === true,
           ...fingerprintOf(deps, agent),
+          ...(local ? { localActivities: true } : {}),
         };
       } catch {
         // Described by its own child run instead (see above).
@@ -120,5 +131,26 @@ function withAgentFingerprint(
       fingerprint !== undefined && args.agentFingerprint !== undefined && fingerprint !== args.agentFingerprint;
     const result = await runModelStep(changed ? { ...args, runEnd: undefined } : args);
     return fingerprint ? { ...result, agentFingerprint: fingerprint } : result;
+  };
+}
+
+/**
+ * A model step or tool that, run as a local activity on a worker that does not serve the agent,
+ * fails at once with `AgentNotServedHere`, so the workflow runs it on the agent's queue instead.
+ * On the agent's queue every worker serves the agent.
+ */
+function servedHere<ARGS extends { agent: string }, RESULT>(
+  deps: ActivityDependencies,
+  activity: (args: ARGS) => Promise<RESULT>,
+): (args: ARGS) => Promise<RESULT> {
+  return async (args) => {
+    if (Context.current().info.isLocal && !deps.agents.has(args.agent)) {
+      throw ApplicationFailure.create({
+        type: agentNotServedHereType,
+        nonRetryable: true,
+        message: `This worker does not serve agent '${args.agent}': the call runs on the agent's task queue instead.`,
+      });
+    }
+    return await activity(args);
   };
 }

@@ -38,8 +38,18 @@ export interface ToolExecutionSettings {
   retry?: ModelRetrySettings;
   /** Longest one attempt may take. Default: the agent's `toolTimeout`. */
   timeout?: string;
-  /** A worker that stops heartbeating this long is taken for dead and the call retried. Default `'4 seconds'`. */
+  /**
+   * A worker that stops heartbeating this long is taken for dead and the call retried. Default
+   * `'4 seconds'`. Only for a `longRunning` tool, or one on a worker that does not run the workflow.
+   */
   heartbeatTimeout?: string;
+  /**
+   * Runs the tool as its own Temporal activity on the agent's task queue, heartbeating, instead of
+   * a local activity in the workflow's worker. For a tool that takes longer than a few seconds (a
+   * build, a download, a slow API): a crash is then found within `heartbeatTimeout`, not the
+   * workflow task's timeout, and the workflow is not held while it runs. Default false.
+   */
+  longRunning?: boolean;
 }
 
 /**
@@ -247,6 +257,12 @@ export interface AgentSpec {
   fingerprint?: string;
   /** `timeout.total`: absent when the agent sets none, so runs without it get no deadline timer. */
   totalTimeout?: TotalTimeoutSpec;
+  /**
+   * True when the worker that described the run serves the agent and runs steps locally: model
+   * steps and tools then run as local activities on the workflow's worker. Absent in a spec from
+   * the agent's queue (a fleet split by agent), and in runs recorded before local steps.
+   */
+  localActivities?: boolean;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

@@ -10,7 +10,13 @@ import type { PayloadKeysInput } from '../codec/payload-keys';
 /** Options of `createAgentTestEnvironment`. */
 export interface AgentTestEnvironmentOptions extends Pick<
   AgentWorkerOptions,
-  'approvalSecret' | 'previousApprovalSecret' | 'maxDepth' | 'storeOutageWaitMs' | 'workerOptions' | 'workflowBundle'
+  | 'approvalSecret'
+  | 'previousApprovalSecret'
+  | 'maxDepth'
+  | 'storeOutageWaitMs'
+  | 'workerOptions'
+  | 'workflowBundle'
+  | 'localActivities'
 > {
   /** The agents the worker serves, as your production worker defines them. */
   agents: readonly AnyAgentDefinition[];

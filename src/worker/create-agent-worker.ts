@@ -95,6 +95,12 @@ export interface AgentWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
   telemetry?: AgentTelemetry;
+  /**
+   * Runs the model steps and tools of runs whose first workflow task this worker takes as local
+   * activities, in this worker, instead of activities on `<taskQueue>/<agent>` (see
+   * docs/architecture.md, "The step"). A tool marked `longRunning` is always an activity. Default true.
+   */
+  localActivities?: boolean;
 }
 
 /** A running Cadre worker with the connections it owns. */
@@ -190,6 +196,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     searchAttributes: await hasCadreSearchAttributes(client.connection, namespace),
     fingerprints,
     ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
+    ...(options.localActivities === false ? { localActivities: false } : {}),
   });
   const { workflowsPath, workflowBundle, bundlerOptions, ...given } = options.workerOptions ?? {};
   const { interceptors, sinks, ...tuning } = {

@@ -1,6 +1,8 @@
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
-import type { AgentActivities } from '../activities/types';
+import type { AgentActivities, RunToolArgs, RunToolResult } from '../activities/types';
+import { agentNotServedHereType } from '../protocol/step-placement';
+import { notServedHere } from './served-here';
 
 /**
  * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
@@ -11,9 +13,15 @@ export const defaultToolExecution = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 } as const;
 
-/** The `runTool` activity of each tool, with its own timeouts and retry policy (`toolOptions`) over the defaults. */
+type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
+
+/**
+ * The `runTool` activity of each tool, with its own timeouts and retry policy (`toolOptions`) over
+ * the defaults: a local activity when the run's worker serves the agent and the tool is not
+ * `longRunning`, else an activity on the agent's queue.
+ */
 export class ToolActivities {
-  private readonly byTool = new Map<string, ReturnType<typeof proxyActivities<AgentActivities>>>();
+  private readonly byTool = new Map<string, { remote: Activities; local?: Activities }>();
 
   constructor(
     private readonly spec: AgentSpec,
@@ -21,19 +29,49 @@ export class ToolActivities {
     private readonly taskQueue: string,
   ) {}
 
+  /**
+   * Runs one call of `toolName` (one attempt with its retries). `remote`: on the agent's queue
+   * whatever the run's placement, for a call a human approved (its status follows by signal).
+   */
+  async run(toolName: string, summary: string, args: RunToolArgs, remote = false): Promise<RunToolResult> {
+    const activities = this.of(toolName);
+    if (activities.local && !remote) {
+      try {
+        return await activities.local.runTool.executeWithOptions({ summary }, [args]);
+      } catch (error) {
+        if (!notServedHere(error)) throw error;
+      }
+    }
+    return await activities.remote.runTool.executeWithOptions({ summary }, [args]);
+  }
+
   /** The activities to run `toolName` with (proxies are made once per tool; making one records nothing). */
-  of(toolName: string): ReturnType<typeof proxyActivities<AgentActivities>> {
+  private of(toolName: string): { remote: Activities; local?: Activities } {
     let activities = this.byTool.get(toolName);
     if (!activities) {
       const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
-      activities = proxyActivities<AgentActivities>({
-        taskQueue: this.taskQueue,
-        startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
-        heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
-        cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-        // Tool errors come back as results; retries cover only lost workers and timeouts.
-        retry: { ...defaultToolExecution.retry, ...own.retry },
-      });
+      const startToCloseTimeout = own.timeout ?? this.spec.toolTimeout;
+      // Tool errors come back as results; retries cover only lost workers and timeouts.
+      const retry = { ...defaultToolExecution.retry, ...own.retry };
+      const cancellationType = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
+      activities = {
+        remote: proxyActivities<AgentActivities>({
+          taskQueue: this.taskQueue,
+          startToCloseTimeout,
+          heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
+          cancellationType,
+          retry,
+        }),
+        ...(this.spec.localActivities && !own.longRunning
+          ? {
+              local: proxyLocalActivities<AgentActivities>({
+                startToCloseTimeout,
+                cancellationType,
+                retry: { ...retry, nonRetryableErrorTypes: [agentNotServedHereType] },
+              }),
+            }
+          : {}),
+      };
       this.byTool.set(toolName, activities);
     }
     return activities;

@@ -242,7 +242,9 @@ export class ToolDispatch {
     revalidate: boolean,
     statusSignalAfterMs?: number,
   ): Promise<RunToolResult> {
-    return this.tools.of(call.toolName).runTool.executeWithOptions({ summary: toolSummary(call) }, [
+    return this.tools.run(
+      call.toolName,
+      toolSummary(call),
       {
         conversation: this.state.conversation.ref,
         agent: this.spec.name,
@@ -257,7 +259,8 @@ export class ToolDispatch {
         ...(revalidate ? { revalidate } : {}),
         ...(statusSignalAfterMs !== undefined ? { statusSignalAfterMs } : {}),
       },
-    ]);
+      statusSignalAfterMs !== undefined,
+    );
   }
 }
 

@@ -12,10 +12,11 @@ const slowModel = slowStreamingModel(
   () => (finished = true),
 );
 
-describe('heartbeats of a streaming model step', () => {
+// The regular path: a model step on the agent's queue heartbeats (a local step has no heartbeats to carry).
+describe("heartbeats of a streaming model step on the agent's queue", () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })]);
+    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })], { localActivities: false });
   });
   afterAll(async () => {
     await env.stop();

@@ -14,30 +14,42 @@ const bothTools = reactiveModel({
   ],
 });
 
+const tuned = defineAgent({
+  name: 'tuned',
+  model: bothTools,
+  tools: { quick: echo('quick'), payment: echo('payment') },
+  toolTimeout: '2 minutes',
+  toolOptions: {
+    payment: { retry: { maximumAttempts: 1 }, timeout: '30 seconds', heartbeatTimeout: '10 seconds' },
+  },
+});
+
 describe('per-tool retry and timeouts', () => {
   let env: AgentTestEnv;
+  let queued: AgentTestEnv;
   beforeAll(async () => {
     env = await startAgentTestEnv([
+      tuned,
       defineAgent({
-        name: 'tuned',
+        name: 'placed',
         model: bothTools,
         tools: { quick: echo('quick'), payment: echo('payment') },
-        toolTimeout: '2 minutes',
-        toolOptions: {
-          payment: { retry: { maximumAttempts: 1 }, timeout: '30 seconds', heartbeatTimeout: '10 seconds' },
-        },
+        toolOptions: { payment: { longRunning: true } },
       }),
     ]);
+    // The same agents on a worker that runs every step on the agent's queue, where the options show in history.
+    queued = await startAgentTestEnv([tuned], { localActivities: false });
   });
   afterAll(async () => {
     await env.stop();
+    await queued.stop();
   });
 
   it('schedules each tool with its own retry policy and timeouts, and the others with the defaults', async () => {
-    const handle = await env.client.start('tuned', { prompt: 'go' });
+    const handle = await queued.client.start('tuned', { prompt: 'go' });
     expect((await handle.result()).text).toBe('done');
-    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
-    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    const history = await queued.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const converter = queued.client.client.options.loadedDataConverter.payloadConverter;
     const scheduled = Object.fromEntries(
       (history.events ?? []).flatMap((event) => {
         const attributes = event.activityTaskScheduledEventAttributes;
@@ -60,6 +72,27 @@ describe('per-tool retry and timeouts', () => {
       quick: { startToClose: 120, heartbeat: 4, attempts: 3, initialInterval: 1 },
       payment: { startToClose: 30, heartbeat: 10, attempts: 1, initialInterval: 1 },
     });
+  });
+
+  it("runs a longRunning tool as an activity on the agent's queue, and the others and the model steps in the workflow's worker", async () => {
+    const handle = await env.client.start('placed', { prompt: 'go' });
+    expect((await handle.result()).text).toBe('done');
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    const activities = (history.events ?? []).flatMap((event) => {
+      const attributes = event.activityTaskScheduledEventAttributes;
+      if (!attributes) return [];
+      const [args] = (attributes.input?.payloads ?? []).map((payload) => converter.fromPayload<RunToolArgs>(payload));
+      return [`${attributes.activityType?.name}:${args?.toolName} on ${attributes.taskQueue?.name}`];
+    });
+    expect(activities).toEqual([`runTool:payment on ${env.worker.taskQueue}/placed`]);
+    const local = (history.events ?? []).flatMap((event) => {
+      const marker = event.markerRecordedEventAttributes;
+      if (marker?.markerName !== 'core_local_activity') return [];
+      const details = converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {});
+      return [details.activity_type];
+    });
+    expect(local.sort()).toEqual(['describeAgentHere', 'runModelStep', 'runModelStep', 'runTool']);
   });
 
   it('refuses to start a worker whose toolOptions name a tool the agent does not have, naming its tools', async () => {

@@ -105,7 +105,8 @@ describe('round trips of subagents and approvals', () => {
   let countingClient: Client;
 
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents);
+    // Round trips of the regular path: model steps and tools as activities on the agents' queues.
+    env = await startAgentTestEnv(agents, { localActivities: false });
     leadEnv = env;
     const counter: WorkflowClientInterceptor = {
       async query(input, next) {
@@ -253,6 +254,42 @@ describe('a session started with a message', () => {
     await waitFor(async () => (await upsertedStatuses(env, 'rt-session-start')).includes('idle'), 'idle upserted');
     expect(await upsertedStatuses(env, 'rt-session-start')).toEqual(['running', 'idle']);
     await handle.end();
+  });
+});
+
+describe('a run whose worker serves its agent', () => {
+  let env: AgentTestEnv;
+  const echo = tool({ description: 'Echoes.', inputSchema: z.object({}), execute: async () => 'echoed' });
+  beforeAll(async () => {
+    env = await startAgentTestEnv([
+      defineAgent({
+        name: 'rt-local',
+        model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
+        tools: { echo },
+      }),
+    ]);
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('runs its model steps and its tool as local activities, with no activity task and one workflow task per step', async () => {
+    const handle = await env.client.start('rt-local', { prompt: 'go', workflowId: `rt-local-${Date.now()}` });
+    expect((await handle.result()).text).toBe('done');
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const events = history.events ?? [];
+    expect(events.filter((event) => event.activityTaskScheduledEventAttributes)).toEqual([]);
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    const local = events.flatMap((event) => {
+      const marker = event.markerRecordedEventAttributes;
+      if (marker?.markerName !== 'core_local_activity') return [];
+      return [
+        converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {}).activity_type,
+      ];
+    });
+    expect(local).toEqual(['describeAgentHere', 'runModelStep', 'runTool', 'runModelStep']);
+    const workflowTasks = events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    expect(workflowTasks.length).toBeLessThanOrEqual(3);
   });
 });
 
