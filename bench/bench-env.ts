@@ -26,9 +26,15 @@ export interface BenchServer {
   storeUrl: string;
 }
 
-/** Starts an in-memory dev server and a store in a fresh folder, runs `body`, then stops and removes both. */
-export async function withBenchServer(body: (server: BenchServer) => Promise<void>): Promise<void> {
-  const server = await startDevServer({ port: 0, dbFile: null, headless: true, log: () => {} });
+/**
+ * Starts an in-memory dev server (with `dynamicConfig`, e.g. eager activity dispatch) and a store in
+ * a fresh folder, runs `body`, then stops and removes both.
+ */
+export async function withBenchServer(
+  body: (server: BenchServer) => Promise<void>,
+  dynamicConfig: Record<string, string | number | boolean> = {},
+): Promise<void> {
+  const server = await startDevServer({ port: 0, dbFile: null, headless: true, log: () => {}, dynamicConfig });
   const directory = mkdtempSync(join(tmpdir(), 'cadre-bench-'));
   try {
     await body({

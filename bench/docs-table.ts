@@ -72,6 +72,7 @@ export function writeBenchDocs(
 /** A markdown table of a run's figures, laid out for the benchmark that reported them. */
 export function benchTable(bench: string, figures: BenchFigures[]): string {
   if (bench === 'floor') return floorTable(figures);
+  if (bench === 'step') return stepTable(figures);
   if (bench === 'history') {
     return table(
       ['steps', 'history bytes', 'transcript bytes', 'history / transcript', 'target'],
@@ -167,4 +168,46 @@ function table(header: string[], rows: unknown[][]): string {
     ).replace(/\|/g, '\\|');
   const lines = [header, header.map(() => '---'), ...rows.map((row) => row.map(cell))];
   return lines.map((line) => `| ${line.join(' | ')} |`).join('\n');
+}
+
+/** The step bench: one row per server configuration and system, its zero-latency and slow-model figures side by side. */
+function stepTable(figures: BenchFigures[]): string {
+  const rows = new Map<string, { fast?: BenchFigures; slow?: BenchFigures }>();
+  for (const each of figures) {
+    const key = `${String(each.server)}|${String(each.system)}`;
+    const row = rows.get(key) ?? {};
+    if (Number(each.modelLatencyMs) === 0) row.fast = each;
+    else row.slow = each;
+    rows.set(key, row);
+  }
+  return table(
+    [
+      'server',
+      'system',
+      'wall ms per step',
+      'to the limit',
+      'to the activity floor',
+      'worker CPU ms per step',
+      'server CPU ms per step',
+      'history events per step',
+      'history bytes per step',
+      'overhead of the 1 s model run',
+    ],
+    [...rows.entries()].map(([key, { fast, slow }]) => {
+      const [server, system] = key.split('|');
+      const value = (figure: unknown, unit = '') => (figure === undefined ? '' : `${formatNumber(figure)}${unit}`);
+      return [
+        server,
+        system,
+        value(fast?.wallMsPerStep),
+        value(fast?.wallToLimit, 'x'),
+        value(fast?.wallToActivityFloor, 'x'),
+        value(fast?.workerCpuMsPerStep),
+        value(fast?.serverCpuMsPerStep),
+        value(fast?.historyEventsPerStep),
+        value(fast?.historyBytesPerStep),
+        value(slow?.overheadMs, ' ms'),
+      ];
+    }),
+  );
 }

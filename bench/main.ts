@@ -5,6 +5,7 @@
  *   npm run bench -- sessions       1,000 sessions waiting for an approval on one worker
  *   npm run bench -- floor          Cadre against bare Temporal workflows doing the same work, on one server
  *   npm run bench -- stream         the chat endpoint's live text against streamText in process, same model
+ *   npm run bench -- step           wall ms of an agent step: Cadre, the bare activity floor and the local-activity limit, eager dispatch off and on
  * With `--write-docs`, the run's figures also replace that benchmark's table in docs/benchmarks.md,
  * stamped with the commit, the date and the machine.
  */
@@ -15,6 +16,7 @@ import { floorBench } from './floor';
 import { historyBench } from './history';
 import { longSessionBench } from './long-session';
 import { sessionsBench } from './sessions';
+import { stepBench } from './step';
 import { streamBench } from './stream';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -24,6 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   history: historyBench,
   'long-session': longSessionBench,
   sessions: sessionsBench,
+  step: stepBench,
   stream: streamBench,
 };
 const args = process.argv.slice(2);

@@ -14,8 +14,8 @@ const usage = {
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
 
-/** A mock model: `respond` sees the prompt and returns tool calls (or none: a final text). */
-function benchModel(
+/** A mock model: `respond` sees the prompt and returns tool calls (or none: a final text). Shared with the step bench. */
+export function benchModel(
   name: string,
   respond: (prompt: LanguageModelV4Prompt) => Promise<{ toolName: string; input: unknown }[]>,
 ) {

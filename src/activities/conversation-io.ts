@@ -298,7 +298,8 @@ export function summarizeOutput(
 
 function heartbeat(): void {
   try {
-    Context.current().heartbeat();
+    const context = Context.current();
+    if (!context.info.isLocal) context.heartbeat();
   } catch {
     // Outside an activity (tests): nothing to heartbeat.
   }

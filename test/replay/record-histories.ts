@@ -1,8 +1,10 @@
 /**
- * Records the `v1` replay set: one history of each feature as Cadre 1.0 runs it (approvals by a
- * user, by policy, signed, timed out and cancelled; foreground, background and continuable
- * subagents; memory; a client-side tool; compaction; MCP; continue-as-new with live children and
- * a pending approval; a failed run; a fork; a message sent mid-turn under each whileRunning policy). The replay test replays every one on today's code. Pinned
+ * Records the replay sets: one history of each feature (approvals by a user, by policy, signed,
+ * timed out and cancelled; foreground, background and continuable subagents; memory; a client-side
+ * tool; compaction; MCP; continue-as-new with live children and a pending approval; a failed run; a
+ * fork; a message sent mid-turn under each whileRunning policy), once as Cadre 1.0 runs it (`v1`:
+ * model steps and tools as activities on the agents' queues, as a fleet split by agent still runs
+ * them) and once with them as local activities (`local`). The replay test replays every one on today's code. Pinned
  * runs finish on the build they started on, so a change to the workflow's commands needs a new
  * set only when it is meant to (then record it against a fresh dev server and say so):
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
@@ -18,8 +20,8 @@ import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
 import { heldModelCalls, recordedAgents } from './recorded-agents';
 
-/** The histories of the set, by file name without `.json`; the replay test checks the list. */
-export const recordedHistories = [
+/** The histories of one set, by file name without `.json` (the `v1` set's names). */
+const v1Histories = [
   'v1-approval-cancelled',
   'v1-approval-signed',
   'v1-approval-timed-out',
@@ -44,31 +46,48 @@ export const recordedHistories = [
   'v1-while-running-reject',
 ] as const;
 
-async function main(): Promise<void> {
-  const taskQueue = `record-${Date.now()}`;
+/**
+ * The sets recorded: `v1`, runs whose model steps and tools are activities on the agents' queues
+ * (Cadre 1.0, and a fleet split by agent), and `local`, the same runs with them as local activities.
+ */
+export const historySets = ['v1', 'local'] as const;
+type HistorySet = (typeof historySets)[number];
+
+/** The names of one set's histories. */
+function historiesOf(set: HistorySet): string[] {
+  return v1Histories.map((name) => name.replace(/^v1-/, `${set}-`));
+}
+
+/** Every recorded history, by file name without `.json`; the replay test checks the list. */
+export const recordedHistories: string[] = historySets.flatMap(historiesOf);
+
+/** Records one set: `v1` on a worker that runs steps as activities, `local` on one that runs them as local activities. */
+async function recordSet(set: HistorySet): Promise<void> {
+  const taskQueue = `record-${set}-${Date.now()}`;
   const worker = await createAgentWorker({
     agents: [...exampleAgents, ...parityAgents, ...recordedAgents],
     taskQueue,
     models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
     // Every user-approval request is signed, and every approval presents the signature.
     approvalSecret: 'recorded-approval-secret-of-32-bytes!',
+    localActivities: set === 'local',
   });
   const client = await AgentClient.connect({ taskQueue, searchAttributes: false });
   const history = async (file: string, workflowId: string, runId?: string) =>
     save(`${file}.json`, historyToJSON(await client.client.workflow.getHandle(workflowId, runId).fetchHistory()));
   await worker.runUntil(async () => {
-    await (await client.start('assistant', { prompt: 'What time is it?', workflowId: 'v1-task' })).result();
-    await (await client.start('recorded-tools', { prompt: 'define', workflowId: 'v1-tools' })).result();
+    await (await client.start('assistant', { prompt: 'What time is it?', workflowId: `${set}-task` })).result();
+    await (await client.start('recorded-tools', { prompt: 'define', workflowId: `${set}-tools` })).result();
 
-    const session = await client.start('assistant', { mode: 'session', workflowId: 'v1-session' });
+    const session = await client.start('assistant', { mode: 'session', workflowId: `${set}-session` });
     await session.send('first');
-    await waitForActivations(client, 'v1-session', 1);
+    await waitForActivations(client, `${set}-session`, 1);
     await session.send('second');
-    await waitForActivations(client, 'v1-session', 2);
+    await waitForActivations(client, `${set}-session`, 2);
     await session.end();
     await session.result();
     // A fork of the session after its first turn: the prefix by reference, then a new prompt.
-    const fork = await session.fork({ at: { step: 1 }, prompt: 'third', mode: 'task', workflowId: 'v1-fork' });
+    const fork = await session.fork({ at: { step: 1 }, prompt: 'third', mode: 'task', workflowId: `${set}-fork` });
     await fork.result();
 
     // A message sent mid-turn under each policy other than the default (v1-session steers).
@@ -85,76 +104,87 @@ async function main(): Promise<void> {
     }
 
     // A user's signed approval, beside a call the policy approves and one it denies.
-    const signed = await client.start('recorded-gatekeeper', { prompt: 'wipe a', workflowId: 'v1-approval-signed' });
-    await approveFirstPending(client, 'v1-approval-signed');
+    const signed = await client.start('recorded-gatekeeper', {
+      prompt: 'wipe a',
+      workflowId: `${set}-approval-signed`,
+    });
+    await approveFirstPending(client, `${set}-approval-signed`);
     await signed.result();
     const timedOut = await client.start('recorded-gatekeeper-timeout', {
       prompt: 'wipe a',
-      workflowId: 'v1-approval-timed-out',
+      workflowId: `${set}-approval-timed-out`,
     });
     await timedOut.result();
     const cancelled = await client.start('recorded-gatekeeper-cancelled', {
       prompt: 'wipe a',
-      workflowId: 'v1-approval-cancelled',
+      workflowId: `${set}-approval-cancelled`,
     });
-    await pendingApprovals(client, 'v1-approval-cancelled');
+    await pendingApprovals(client, `${set}-approval-cancelled`);
     await cancelled.cancel();
     await cancelled.result().catch(() => undefined);
 
-    await (await client.start('research', { prompt: 'durable agents', workflowId: 'v1-subagents' })).result();
-    await (await client.start('recorded-dispatcher', { prompt: 'look up', workflowId: 'v1-background-job' })).result();
-    await (await client.start('concierge', { prompt: 'durable execution', workflowId: 'v1-continuable' })).result();
+    await (await client.start('research', { prompt: 'durable agents', workflowId: `${set}-subagents` })).result();
+    await (
+      await client.start('recorded-dispatcher', { prompt: 'look up', workflowId: `${set}-background-job` })
+    ).result();
+    await (await client.start('concierge', { prompt: 'durable execution', workflowId: `${set}-continuable` })).result();
     await (
       await client.start('memory', {
         prompt: 'remember I prefer dark mode',
-        workflowId: 'v1-memory',
+        workflowId: `${set}-memory`,
         runtimeContext: { userId: `recorder-${Date.now()}` },
       })
     ).result();
 
-    const located = await client.start('locator', { prompt: 'Where am I?', workflowId: 'v1-client-tool' });
+    const located = await client.start('locator', { prompt: 'Where am I?', workflowId: `${set}-client-tool` });
     while ((await located.pendingToolCalls()).length === 0) await pause();
     const [call] = await located.pendingToolCalls();
     await located.submitToolResult(call?.toolCallId ?? '', { city: 'Paris' }, { by: 'recorder' });
     await located.result();
 
-    const compacted = await client.start('compactor', { mode: 'session', workflowId: 'v1-compaction' });
+    const compacted = await client.start('compactor', { mode: 'session', workflowId: `${set}-compaction` });
     for (let turn = 1; turn <= 10; turn++) {
       await compacted.send(`Tell me about topic ${turn}.`);
-      await waitForActivations(client, 'v1-compaction', turn);
+      await waitForActivations(client, `${set}-compaction`, turn);
     }
     await compacted.end();
     await compacted.result();
 
-    await (await client.start('recorded-mcp', { prompt: 'count my notes', workflowId: 'v1-mcp' })).result();
+    await (await client.start('recorded-mcp', { prompt: 'count my notes', workflowId: `${set}-mcp` })).result();
 
     // Continues as new after every step: the job waits for its approval and the helper stays open across it.
     const juggler = await client.start('recorded-juggler', {
       prompt: 'juggle',
-      workflowId: 'v1-continue-as-new',
+      workflowId: `${set}-continue-as-new`,
       continueAsNewEverySteps: 1,
     });
-    await approveFirstPending(client, 'v1-continue-as-new/job-1', () => continuedRuns(client, 'v1-continue-as-new'));
+    await approveFirstPending(client, `${set}-continue-as-new/job-1`, () =>
+      continuedRuns(client, `${set}-continue-as-new`),
+    );
     await juggler.result();
 
-    const failed = await client.start('recorded-failing', { prompt: 'try', workflowId: 'v1-failed' });
+    const failed = await client.start('recorded-failing', { prompt: 'try', workflowId: `${set}-failed` });
     await failed.result().catch(() => undefined);
 
-    for (const name of recordedHistories) {
-      if (name.endsWith('-child') || name.startsWith('v1-continue-as-new')) continue;
+    for (const name of historiesOf(set)) {
+      if (name.endsWith('-child') || name.startsWith(`${set}-continue-as-new`)) continue;
       await history(name, name);
     }
-    await history('v1-subagents-child', 'v1-subagents/history_research-1');
-    await history('v1-background-job-child', 'v1-background-job/research-1');
-    const runs = await executions(client, 'v1-continue-as-new');
+    await history(`${set}-subagents-child`, `${set}-subagents/history_research-1`);
+    await history(`${set}-background-job-child`, `${set}-background-job/research-1`);
+    const runs = await executions(client, `${set}-continue-as-new`);
     const first = runs.find((run) => run.status === 'CONTINUED_AS_NEW' && run.first);
     const last = runs.find((run) => run.status === 'COMPLETED');
     if (!first || !last)
       throw new Error(`The continue-as-new chain did not record as expected: ${JSON.stringify(runs)}`);
-    await history('v1-continue-as-new', 'v1-continue-as-new', first.runId);
-    await history('v1-continue-as-new-continued', 'v1-continue-as-new', last.runId);
+    await history(`${set}-continue-as-new`, `${set}-continue-as-new`, first.runId);
+    await history(`${set}-continue-as-new-continued`, `${set}-continue-as-new`, last.runId);
   });
   await client.close();
+}
+
+async function main(): Promise<void> {
+  for (const set of historySets) await recordSet(set);
 }
 
 /** The runs of a workflow id, oldest first, with their status. */
