@@ -10,6 +10,7 @@
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
  * Existing files are kept unless --force.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
@@ -92,7 +93,7 @@ async function recordSet(set: HistorySet): Promise<void> {
 
     // A message sent mid-turn under each policy other than the default (v1-session steers).
     for (const policy of ['queue', 'interrupt', 'reject'] as const) {
-      const workflowId = `v1-while-running-${policy}`;
+      const workflowId = `${set}-while-running-${policy}`;
       const run = await client.start(`recorded-${policy}`, { mode: 'session', workflowId });
       await run.send('slow one');
       while (heldModelCalls.length === 0) await pause();
@@ -183,8 +184,25 @@ async function recordSet(set: HistorySet): Promise<void> {
   await client.close();
 }
 
+/**
+ * Records the set named by `--set`, or each set in a process of its own: the agents' scripted
+ * models count their calls, so a set needs fresh ones.
+ */
 async function main(): Promise<void> {
-  for (const set of historySets) await recordSet(set);
+  const named = process.argv[process.argv.indexOf('--set') + 1];
+  if (process.argv.includes('--set')) {
+    const set = historySets.find((each) => each === named);
+    if (!set) throw new Error(`--set takes ${historySets.join(' or ')}; got ${named ?? 'nothing'}.`);
+    await recordSet(set);
+    return;
+  }
+  for (const set of historySets) {
+    const flags = process.argv.slice(2);
+    const child = spawnSync(process.execPath, [...process.execArgv, __filename, ...flags, '--set', set], {
+      stdio: 'inherit',
+    });
+    if (child.status !== 0) throw new Error(`Recording the ${set} set failed (exit ${child.status}).`);
+  }
 }
 
 /** The runs of a workflow id, oldest first, with their status. */
