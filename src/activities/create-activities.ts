@@ -28,7 +28,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
       if (!deps.agents.has(args.agent)) return {};
       return { spec: await describeAgent(deps, args, deps.localActivities !== false) };
     },
-    runModelStep: servedHere(deps, withAgentFingerprint(createRunModelStep(deps), deps)),
+    runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
     compactContext: createCompactContext(deps),
     runTool: servedHere(deps, createRunTool(deps)),
     verifyApproval: createVerifyApproval(deps),
@@ -135,9 +135,9 @@ function withAgentFingerprint(
 }
 
 /**
- * A model step or tool that, run as a local activity on a worker that does not serve the agent,
- * fails at once with `AgentNotServedHere`, so the workflow runs it on the agent's queue instead.
- * On the agent's queue every worker serves the agent.
+ * A tool that, run as a local activity on a worker that does not serve the agent, fails at once
+ * with `AgentNotServedHere`, so the workflow runs it on the agent's queue instead. On the agent's
+ * queue every worker serves the agent.
  */
 function servedHere<ARGS extends { agent: string }, RESULT>(
   deps: ActivityDependencies,

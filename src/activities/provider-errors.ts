@@ -1,10 +1,4 @@
-import {
-  APICallError,
-  InvalidPromptError,
-  LoadAPIKeyError,
-  NoSuchModelError,
-  UnsupportedFunctionalityError,
-} from 'ai';
+import { APICallError, InvalidPromptError, LoadAPIKeyError, NoSuchModelError, UnsupportedFunctionalityError } from 'ai';
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { CadreError } from '../errors';
 import { McpServerError } from './mcp-server-error';

@@ -258,9 +258,9 @@ export interface AgentSpec {
   /** `timeout.total`: absent when the agent sets none, so runs without it get no deadline timer. */
   totalTimeout?: TotalTimeoutSpec;
   /**
-   * True when the worker that described the run serves the agent and runs steps locally: model
-   * steps and tools then run as local activities on the workflow's worker. Absent in a spec from
-   * the agent's queue (a fleet split by agent), and in runs recorded before local steps.
+   * True when the worker that described the run serves the agent and runs tools locally: tools
+   * then run as local activities on the workflow's worker. Absent in a spec from the agent's queue
+   * (a fleet split by agent), and in runs recorded before local tools.
    */
   localActivities?: boolean;
 }

@@ -96,9 +96,9 @@ export interface AgentWorkerOptions {
   /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
   telemetry?: AgentTelemetry;
   /**
-   * Runs the model steps and tools of runs whose first workflow task this worker takes as local
-   * activities, in this worker, instead of activities on `<taskQueue>/<agent>` (see
-   * docs/architecture.md, "The step"). A tool marked `longRunning` is always an activity. Default true.
+   * Runs the tools of runs whose first workflow task this worker takes as local activities, in
+   * this worker, instead of activities on `<taskQueue>/<agent>` (see docs/architecture.md, "The
+   * step"). A tool marked `longRunning` is always an activity, and so is every model step. Default true.
    */
   localActivities?: boolean;
 }

@@ -1,12 +1,6 @@
-import {
-  ActivityCancellationType,
-  isCancellation,
-  proxyActivities,
-  proxyLocalActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityCancellationType, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { AgentActivities, RunModelStepArgs, RunModelStepResult } from '../activities/types';
+import type { AgentActivities, RunModelStepResult } from '../activities/types';
 import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { describeFailure } from './failures';
@@ -18,8 +12,6 @@ import type { ToolDispatch } from './tool-dispatch';
 import { waitedOutStoreOutage } from './store-outage';
 import { nonRetryableModelErrors } from '../protocol/error-types';
 import { noteAgentFingerprint } from './run-build';
-import { notServedHere } from './served-here';
-import { agentNotServedHereType } from '../protocol/step-placement';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
@@ -40,8 +32,6 @@ export class AgentLoop {
   /** Compactions before the current step, so a step that still does not fit stops instead of looping. */
   private compactionsThisStep = 0;
   private readonly model;
-  /** The model step as a local activity, for a run whose spec says its worker serves the agent. */
-  private readonly localModel;
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -52,6 +42,9 @@ export class AgentLoop {
     /** The agent's activity queue, polled only by workers that serve it. */
     activityQueue: string,
   ) {
+    // The model step stays an activity where tools run locally (see ToolActivities): a local activity
+    // holds the workflow task, so the run's queries (status, events), signals and cancellation would
+    // wait for the model call, up to the task's heartbeat (see docs/architecture.md, "The step").
     this.model = proxyActivities<AgentActivities>({
       taskQueue: activityQueue,
       startToCloseTimeout: spec.modelStepTimeout,
@@ -60,28 +53,6 @@ export class AgentLoop {
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors },
     });
-    this.localModel = spec.localActivities
-      ? proxyLocalActivities<AgentActivities>({
-          startToCloseTimeout: spec.modelStepTimeout,
-          cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-          retry: { ...spec.modelRetry, nonRetryableErrorTypes: [...nonRetryableModelErrors, agentNotServedHereType] },
-        })
-      : undefined;
-  }
-
-  /**
-   * One model step: a local activity when the run's worker serves the agent, else (or when this
-   * workflow task's worker turns out not to serve it) an activity on the agent's queue.
-   */
-  private async runModelStep(summary: string, args: RunModelStepArgs): Promise<RunModelStepResult> {
-    if (this.localModel) {
-      try {
-        return await this.localModel.runModelStep.executeWithOptions({ summary }, [args]);
-      } catch (error) {
-        if (!notServedHere(error)) throw error;
-      }
-    }
-    return await this.model.runModelStep.executeWithOptions({ summary }, [args]);
   }
 
   /** Runs (or resumes) the current activation until it settles or reaches a continue-as-new point. */
@@ -97,27 +68,32 @@ export class AgentLoop {
       const runEnd = runEndRequest(this.input, state);
       let step: RunModelStepResult;
       try {
-        step = await this.runModelStep(`model step ${stepNumber} (${spec.modelRoute})`, {
-          agent: spec.name,
-          modelRoute: spec.modelRoute,
-          workflowId: workflowInfo().workflowId,
-          step: stepNumber,
-          transcriptLength: promptLength,
-          maximumAttempts: spec.modelRetry.maximumAttempts,
-          activationStart: state.activationStart,
-          activationStep: state.activationSteps,
-          activationStepLimit: spec.maxSteps,
-          callOptions: this.input.callOptions,
-          runtimeContext: this.input.runtimeContext,
-          overrides: this.input.overrides,
-          ...(this.input.rootWorkflowId !== workflowInfo().workflowId
-            ? { rootWorkflowId: this.input.rootWorkflowId }
-            : {}),
-          ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
-          ...(runEnd ? { runEnd } : {}),
-          ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
-          ...writes,
-        });
+        step = await this.model.runModelStep.executeWithOptions(
+          { summary: `model step ${stepNumber} (${spec.modelRoute})` },
+          [
+            {
+              agent: spec.name,
+              modelRoute: spec.modelRoute,
+              workflowId: workflowInfo().workflowId,
+              step: stepNumber,
+              transcriptLength: promptLength,
+              maximumAttempts: spec.modelRetry.maximumAttempts,
+              activationStart: state.activationStart,
+              activationStep: state.activationSteps,
+              activationStepLimit: spec.maxSteps,
+              callOptions: this.input.callOptions,
+              runtimeContext: this.input.runtimeContext,
+              overrides: this.input.overrides,
+              ...(this.input.rootWorkflowId !== workflowInfo().workflowId
+                ? { rootWorkflowId: this.input.rootWorkflowId }
+                : {}),
+              ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
+              ...(runEnd ? { runEnd } : {}),
+              ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
+              ...writes,
+            },
+          ],
+        );
         state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;

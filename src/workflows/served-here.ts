@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { agentNotServedHereType } from '../protocol/step-placement';
 
-/** True when a local model step or tool found that this workflow task's worker does not serve the agent. */
+/** True when a local tool found that this workflow task's worker does not serve the agent. */
 export function notServedHere(error: unknown): boolean {
   return (
     error instanceof ActivityFailure &&
