@@ -17,8 +17,8 @@ type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
 
 /**
  * The `runTool` activity of each tool, with its own timeouts and retry policy (`toolOptions`) over
- * the defaults: a local activity when the run's worker serves the agent and the tool is not
- * `longRunning`, else an activity on the agent's queue.
+ * the defaults: a local activity when the run's worker serves the agent and the tool is one of the
+ * agent's own and not `longRunning`, else an activity on the agent's queue.
  */
 export class ToolActivities {
   private readonly byTool = new Map<string, { remote: Activities; local?: Activities }>();
@@ -62,7 +62,8 @@ export class ToolActivities {
           cancellationType,
           retry,
         }),
-        ...(this.spec.localActivities && !own.longRunning
+        // An MCP server's tool (not among the agent's own) calls another server: it stays an activity.
+        ...(this.spec.localActivities && !own.longRunning && this.spec.toolNames.includes(toolName)
           ? {
               local: proxyLocalActivities<AgentActivities>({
                 startToCloseTimeout,
