@@ -56,7 +56,7 @@ interface Trial {
   bytes: number;
 }
 
-/** Cadre's agent on a worker of its own (local activities, or `localActivities: false`: Cadre as it was). */
+/** Cadre's agent on a worker of its own: as it runs by default, or with `localActivities: true` (local tools). */
 async function cadreSystem(server: BenchServer, name: string, localActivities: boolean) {
   const taskQueue = `step-${name}-${randomUUID()}`;
   const agents = [stepAgent('step-fast', 0), stepAgent('step-slow', slowModelMs)];
@@ -145,15 +145,15 @@ function perStep(trial: Trial) {
 }
 
 /**
- * `npm run bench -- step`: the wall time of an agent step, Cadre against the bare activity floor
- * and the limit (bare local activities), and Cadre as it was (activities on the agent's queue), on
- * the dev server with eager activity dispatch off and on. Trials interleave the systems.
+ * `npm run bench -- step`: the wall time of an agent step, Cadre (by default, and with local tools)
+ * against the bare activity floor and the limit (bare local activities), on the dev server with
+ * eager activity dispatch off and on. Trials interleave the systems.
  */
 export async function stepBench(): Promise<void> {
   for (const { server: serverName, dynamicConfig } of configurations) {
     await withBenchServer(async (server) => {
-      const cadre = await cadreSystem(server, 'cadre', true);
-      const queued = await cadreSystem(server, 'cadre-activities', false);
+      const cadre = await cadreSystem(server, 'cadre', false);
+      const queued = await cadreSystem(server, 'cadre-local-tools', true);
       const bare = await bareSystems(server);
       const systems = [
         { system: cadre.system, client: cadre.client },

@@ -26,7 +26,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
       // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
       if (!deps.agents.has(args.agent)) return {};
-      return { spec: await describeAgent(deps, args, deps.localActivities !== false) };
+      return { spec: await describeAgent(deps, args, deps.localActivities === true) };
     },
     runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
     compactContext: createCompactContext(deps),

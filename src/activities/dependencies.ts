@@ -19,6 +19,6 @@ export interface ActivityDependencies {
   fingerprints?: ReadonlyMap<string, string>;
   /** Most time between two batches of a streaming step's live deltas; default 100 ms. */
   liveIntervalMs?: number;
-  /** False runs every model step and tool as an activity on the agent's queue (see `AgentWorkerOptions.localActivities`). */
+  /** True runs the agents' own tools as local activities where the run's worker serves the agent (see `AgentWorkerOptions.localActivities`). */
   localActivities?: boolean;
 }

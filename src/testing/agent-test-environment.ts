@@ -65,7 +65,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       ...(options.storeOutageWaitMs !== undefined ? { storeOutageWaitMs: options.storeOutageWaitMs } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
       ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
-      ...(options.localActivities === false ? { localActivities: false } : {}),
+      ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
     });
     const running = worker.run();
     cleanups.push(async () => {

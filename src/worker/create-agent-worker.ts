@@ -97,8 +97,11 @@ export interface AgentWorkerOptions {
   telemetry?: AgentTelemetry;
   /**
    * Runs the tools of runs whose first workflow task this worker takes as local activities, in
-   * this worker, instead of activities on `<taskQueue>/<agent>` (see docs/architecture.md, "The
-   * step"). A tool marked `longRunning` is always an activity, and so is every model step. Default true.
+   * this worker, instead of activities on `<taskQueue>/<agent>`: a step then costs one server round
+   * trip instead of two. While a local tool runs, it holds the run's workflow task, so the run's
+   * progress (events, status), queries and signals wait for it: for agents whose tools take
+   * milliseconds. A `longRunning` tool, an MCP server's tool and every model step stay activities
+   * (see docs/architecture.md, "The step"). Default false.
    */
   localActivities?: boolean;
 }
@@ -196,7 +199,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     searchAttributes: await hasCadreSearchAttributes(client.connection, namespace),
     fingerprints,
     ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
-    ...(options.localActivities === false ? { localActivities: false } : {}),
+    ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
   });
   const { workflowsPath, workflowBundle, bundlerOptions, ...given } = options.workerOptions ?? {};
   const { interceptors, sinks, ...tuning } = {

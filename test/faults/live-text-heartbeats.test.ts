@@ -12,11 +12,10 @@ const slowModel = slowStreamingModel(
   () => (finished = true),
 );
 
-// The regular path: a model step on the agent's queue heartbeats (a local step has no heartbeats to carry).
-describe("heartbeats of a streaming model step on the agent's queue", () => {
+describe('heartbeats of a streaming model step', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })], { localActivities: false });
+    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })]);
   });
   afterAll(async () => {
     await env.stop();

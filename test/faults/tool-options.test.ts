@@ -24,32 +24,31 @@ const tuned = defineAgent({
   },
 });
 
+const placed = defineAgent({
+  name: 'placed',
+  model: bothTools,
+  tools: { quick: echo('quick'), payment: echo('payment') },
+  toolOptions: { payment: { longRunning: true } },
+});
+
 describe('per-tool retry and timeouts', () => {
   let env: AgentTestEnv;
-  let queued: AgentTestEnv;
+  let local: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([
-      tuned,
-      defineAgent({
-        name: 'placed',
-        model: bothTools,
-        tools: { quick: echo('quick'), payment: echo('payment') },
-        toolOptions: { payment: { longRunning: true } },
-      }),
-    ]);
-    // The same agents on a worker that runs every step on the agent's queue, where the options show in history.
-    queued = await startAgentTestEnv([tuned], { localActivities: false });
+    env = await startAgentTestEnv([tuned]);
+    // A worker that runs tools locally, but for the longRunning one.
+    local = await startAgentTestEnv([placed], { localActivities: true });
   });
   afterAll(async () => {
     await env.stop();
-    await queued.stop();
+    await local.stop();
   });
 
   it('schedules each tool with its own retry policy and timeouts, and the others with the defaults', async () => {
-    const handle = await queued.client.start('tuned', { prompt: 'go' });
+    const handle = await env.client.start('tuned', { prompt: 'go' });
     expect((await handle.result()).text).toBe('done');
-    const history = await queued.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
-    const converter = queued.client.client.options.loadedDataConverter.payloadConverter;
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
     const scheduled = Object.fromEntries(
       (history.events ?? []).flatMap((event) => {
         const attributes = event.activityTaskScheduledEventAttributes;
@@ -75,10 +74,10 @@ describe('per-tool retry and timeouts', () => {
   });
 
   it("runs a longRunning tool as an activity on the agent's queue, and the others in the workflow's worker", async () => {
-    const handle = await env.client.start('placed', { prompt: 'go' });
+    const handle = await local.client.start('placed', { prompt: 'go' });
     expect((await handle.result()).text).toBe('done');
-    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
-    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    const history = await local.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const converter = local.client.client.options.loadedDataConverter.payloadConverter;
     const activities = (history.events ?? []).flatMap((event) => {
       const attributes = event.activityTaskScheduledEventAttributes;
       if (!attributes) return [];
@@ -86,15 +85,15 @@ describe('per-tool retry and timeouts', () => {
       const tool = args?.toolName ? `:${args.toolName}` : '';
       return [`${attributes.activityType?.name}${tool} on ${attributes.taskQueue?.name}`];
     });
-    const queue = `${env.worker.taskQueue}/placed`;
+    const queue = `${local.worker.taskQueue}/placed`;
     expect(activities).toEqual([`runModelStep on ${queue}`, `runTool:payment on ${queue}`, `runModelStep on ${queue}`]);
-    const local = (history.events ?? []).flatMap((event) => {
+    const markers = (history.events ?? []).flatMap((event) => {
       const marker = event.markerRecordedEventAttributes;
       if (marker?.markerName !== 'core_local_activity') return [];
       const details = converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {});
       return [details.activity_type];
     });
-    expect(local).toEqual(['describeAgentHere', 'runTool']);
+    expect(markers).toEqual(['describeAgentHere', 'runTool']);
   });
 
   it('refuses to start a worker whose toolOptions name a tool the agent does not have, naming its tools', async () => {

@@ -19,7 +19,7 @@ export interface AgentTestEnvOptions {
   /** The secret before a rotation, still accepted when verifying. */
   previousApprovalSecret?: string;
   taskQueue?: string;
-  /** False runs model steps and tools as activities on the agent's queue, for tests of that path. */
+  /** True runs the agents' own tools as local activities (see `AgentWorkerOptions.localActivities`). */
   localActivities?: boolean;
 }
 
@@ -40,7 +40,7 @@ export async function startAgentTestEnv(
     ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
     approvalSecret: options.approvalSecret ?? false,
     ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
-    ...(options.localActivities === false ? { localActivities: false } : {}),
+    ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
   });
   return { client: test.client, worker: test.worker, stop: () => test.close() };
 }

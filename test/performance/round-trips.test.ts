@@ -105,8 +105,7 @@ describe('round trips of subagents and approvals', () => {
   let countingClient: Client;
 
   beforeAll(async () => {
-    // Round trips of the regular path: model steps and tools as activities on the agents' queues.
-    env = await startAgentTestEnv(agents, { localActivities: false });
+    env = await startAgentTestEnv(agents);
     leadEnv = env;
     const counter: WorkflowClientInterceptor = {
       async query(input, next) {
@@ -257,17 +256,20 @@ describe('a session started with a message', () => {
   });
 });
 
-describe('a run whose worker serves its agent', () => {
+describe('a run whose worker serves its agent and runs tools locally', () => {
   let env: AgentTestEnv;
   const echo = tool({ description: 'Echoes.', inputSchema: z.object({}), execute: async () => 'echoed' });
   beforeAll(async () => {
-    env = await startAgentTestEnv([
-      defineAgent({
-        name: 'rt-local',
-        model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
-        tools: { echo },
-      }),
-    ]);
+    env = await startAgentTestEnv(
+      [
+        defineAgent({
+          name: 'rt-local',
+          model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
+          tools: { echo },
+        }),
+      ],
+      { localActivities: true },
+    );
   });
   afterAll(async () => {
     await env.stop();
