@@ -31,16 +31,26 @@ export class ToolActivities {
 
   /**
    * Runs one call of `toolName` (one attempt with its retries). `remote`: on the agent's queue
-   * whatever the run's placement, for a call a human approved (its status follows by signal).
+   * whatever the run's placement, for a call a human approved (its status follows by signal). Not
+   * `async` on the activity path: the call's promise is the activity's own (every promise costs
+   * the sandbox a stack trace).
    */
-  async run(toolName: string, summary: string, args: RunToolArgs, remote = false): Promise<RunToolResult> {
+  run(toolName: string, summary: string, args: RunToolArgs, remote = false): Promise<RunToolResult> {
     const activities = this.of(toolName);
-    if (activities.local && !remote) {
-      try {
-        return await activities.local.runTool.executeWithOptions({ summary }, [args]);
-      } catch (error) {
-        if (!notServedHere(error)) throw error;
-      }
+    if (!activities.local || remote) return activities.remote.runTool.executeWithOptions({ summary }, [args]);
+    return this.runHere(activities as Required<typeof activities>, summary, args);
+  }
+
+  /** The call as a local activity, or on the agent's queue when this workflow task's worker does not serve the agent. */
+  private async runHere(
+    activities: { remote: Activities; local: Activities },
+    summary: string,
+    args: RunToolArgs,
+  ): Promise<RunToolResult> {
+    try {
+      return await activities.local.runTool.executeWithOptions({ summary }, [args]);
+    } catch (error) {
+      if (!notServedHere(error)) throw error;
     }
     return await activities.remote.runTool.executeWithOptions({ summary }, [args]);
   }
