@@ -61,8 +61,14 @@ export function requireOptionalPeer<T>(name: string, feature: string, subpath = 
   return require(`${name}${subpath}`) as T;
 }
 
+/** Optional peers found installed in range: a package does not move under a running process, so each is read once. */
+const checkedPeers = new Set<string>();
+
 /** Throws one `PeerPackageError` for every package of `names` that `feature` needs and is missing or out of range. */
 export function assertOptionalPeers(names: readonly string[], feature: string): void {
-  const problems = names.flatMap((name) => peerProblem(peerPackage(name)) ?? []);
+  const problems = names
+    .filter((name) => !checkedPeers.has(name))
+    .flatMap((name) => peerProblem(peerPackage(name)) ?? []);
   if (problems.length > 0) throw new PeerPackageError(problems, feature);
+  for (const name of names) checkedPeers.add(name);
 }

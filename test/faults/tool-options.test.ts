@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { RunToolArgs } from '../../src/activities/types';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { localActivityTypes } from '../helpers/history';
 import { reactiveModel } from '../helpers/scripted-model';
 
 const echo = (name: string) =>
@@ -87,13 +88,7 @@ describe('per-tool retry and timeouts', () => {
     });
     const queue = `${local.worker.taskQueue}/placed`;
     expect(activities).toEqual([`runModelStep on ${queue}`, `runTool:payment on ${queue}`, `runModelStep on ${queue}`]);
-    const markers = (history.events ?? []).flatMap((event) => {
-      const marker = event.markerRecordedEventAttributes;
-      if (marker?.markerName !== 'core_local_activity') return [];
-      const details = converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {});
-      return [details.activity_type];
-    });
-    expect(markers).toEqual(['describeAgentHere', 'runTool']);
+    expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere', 'runTool']);
   });
 
   it('refuses to start a worker whose toolOptions name a tool the agent does not have, naming its tools', async () => {

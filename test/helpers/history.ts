@@ -1,4 +1,6 @@
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import type { PayloadConverter } from '@temporalio/common';
 
 /** The size in bytes of every continue-as-new input of a workflow id's chain of runs. */
 export async function continueAsNewInputs(client: Client, workflowId: string): Promise<number[]> {
@@ -11,4 +13,13 @@ export async function continueAsNewInputs(client: Client, workflowId: string): P
     }
   }
   return sizes;
+}
+
+/** The activity types of a history's local activities, in order, read from their markers. */
+export function localActivityTypes(history: temporal.api.history.v1.IHistory, converter: PayloadConverter): string[] {
+  return (history.events ?? []).flatMap((event) => {
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return [];
+    return [converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {}).activity_type];
+  });
 }

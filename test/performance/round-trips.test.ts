@@ -8,6 +8,7 @@ import { AgentHandle } from '../../src/client/agent-handle';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { localActivityTypes } from '../helpers/history';
 import { agentStatusKey } from '../../src/protocol/search-attributes';
 import { agentWorkflowType } from '../../src/protocol/definitions';
 
@@ -283,14 +284,7 @@ describe('a run whose worker serves its agent and runs tools locally', () => {
     const scheduled = events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     expect(scheduled).toEqual(['runModelStep', 'runModelStep']);
     const converter = env.client.client.options.loadedDataConverter.payloadConverter;
-    const local = events.flatMap((event) => {
-      const marker = event.markerRecordedEventAttributes;
-      if (marker?.markerName !== 'core_local_activity') return [];
-      return [
-        converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {}).activity_type,
-      ];
-    });
-    expect(local).toEqual(['describeAgentHere', 'runTool']);
+    expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere', 'runTool']);
     // The first task describes and schedules step 1; step 1's result runs the tool and schedules step 2; step 2's ends the run.
     const workflowTasks = events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
     expect(workflowTasks).toHaveLength(3);
