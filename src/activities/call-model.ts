@@ -1,4 +1,4 @@
-import type { Context } from '@temporalio/activity';
+import type { ActivityAttempt } from './in-flight-calls';
 import { FirstChunkWatch } from './first-chunk';
 import {
   generateText,
@@ -52,7 +52,7 @@ export interface ModelCallRequest {
  * Calls the model once, with Temporal owning retries. Streaming, the deltas go to the store's
  * live stream in batches, where `handle.stream()` reads them while the step runs.
  */
-export async function callModel(request: ModelCallRequest, context: Context): Promise<ModelCallOutcome> {
+export async function callModel(request: ModelCallRequest, context: ActivityAttempt): Promise<ModelCallOutcome> {
   const options = {
     model: request.model,
     instructions: request.instructions,

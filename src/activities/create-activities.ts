@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { CadreError } from '../errors';
-import { agentNotServedHereType } from '../protocol/step-placement';
+import { agentNotServedHereType, type HandedOff } from '../protocol/step-placement';
+import type { ActivityAttempt, InFlightCalls } from './in-flight-calls';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
 import { createCompactContext } from './compact-context';
@@ -21,16 +22,21 @@ import type {
 
 /** Builds the agent workflow's activities over the worker's registries. */
 export function createActivities(deps: ActivityDependencies): AgentActivities {
+  const runModelStep = withAgentFingerprint(createRunModelStep(deps), deps);
+  const runTool = createRunTool(deps);
   return {
     describeAgent: (args: DescribeAgentArgs) => describeAgent(deps, args),
     async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
       // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
       if (!deps.agents.has(args.agent)) return {};
-      return { spec: await describeAgent(deps, args, deps.localActivities === true) };
+      return { spec: await describeAgent(deps, args, deps.inFlight !== undefined) };
     },
-    runModelStep: withAgentFingerprint(createRunModelStep(deps), deps),
+    runModelStep: (args) => runModelStep(args),
+    runModelStepHere: servedHere(deps, (args) => here(deps, (attempt) => runModelStep(args, attempt))),
     compactContext: createCompactContext(deps),
-    runTool: servedHere(deps, createRunTool(deps)),
+    runTool: (args) => runTool(args),
+    runToolHere: servedHere(deps, (args) => here(deps, (attempt) => runTool(args, attempt))),
+    adoptCall: ({ key }) => inFlightOf(deps).adopt(Context.current(), key),
     verifyApproval: createVerifyApproval(deps),
     acceptToolResult: createAcceptToolResult(deps),
     async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<MapSubagentOutputResult> {
@@ -120,31 +126,40 @@ function fingerprintOf(deps: ActivityDependencies, agent: string): { fingerprint
 }
 
 /** The model step, its result stamped with this worker's fingerprint of the agent, so the run sees a changed definition. */
-function withAgentFingerprint(
-  runModelStep: AgentActivities['runModelStep'],
-  deps: ActivityDependencies,
-): AgentActivities['runModelStep'] {
-  return async (args) => {
+function withAgentFingerprint(runModelStep: RunModelStep, deps: ActivityDependencies): RunModelStep {
+  return async (args, attempt) => {
     const fingerprint = deps.fingerprints?.get(args.agent);
     // The workflow records `agent-changed` after this step: it, not the step, then writes the run's end.
     const changed =
       fingerprint !== undefined && args.agentFingerprint !== undefined && fingerprint !== args.agentFingerprint;
-    const result = await runModelStep(changed ? { ...args, runEnd: undefined } : args);
+    const result = await runModelStep(changed ? { ...args, runEnd: undefined } : args, attempt);
     return fingerprint ? { ...result, agentFingerprint: fingerprint } : result;
   };
 }
 
+type RunModelStep = ReturnType<typeof createRunModelStep>;
+
+/** A call in this local activity, handed off to `adoptCall` when it outlives the worker's window. */
+function here<T>(deps: ActivityDependencies, body: (attempt: ActivityAttempt) => Promise<T>): Promise<T | HandedOff> {
+  return inFlightOf(deps).runHere(Context.current(), body);
+}
+
+function inFlightOf(deps: ActivityDependencies): InFlightCalls {
+  if (!deps.inFlight) throw new Error('This worker runs no local activities (localActivities is off).');
+  return deps.inFlight;
+}
+
 /**
- * A tool that, run as a local activity on a worker that does not serve the agent, fails at once
- * with `AgentNotServedHere`, so the workflow runs it on the agent's queue instead. On the agent's
- * queue every worker serves the agent.
+ * A call that, run as a local activity on a worker that does not serve the agent (or runs no local
+ * activities), fails at once with `AgentNotServedHere`, so the workflow runs it on the agent's
+ * queue instead. On the agent's queue every worker serves the agent.
  */
 function servedHere<ARGS extends { agent: string }, RESULT>(
   deps: ActivityDependencies,
   activity: (args: ARGS) => Promise<RESULT>,
 ): (args: ARGS) => Promise<RESULT> {
   return async (args) => {
-    if (Context.current().info.isLocal && !deps.agents.has(args.agent)) {
+    if (Context.current().info.isLocal && (!deps.agents.has(args.agent) || !deps.inFlight)) {
       throw ApplicationFailure.create({
         type: agentNotServedHereType,
         nonRetryable: true,

@@ -3,6 +3,7 @@ import type { ModelRegistry } from '../agents/model-registry';
 import type { ApprovalSigner } from './approval-signer';
 import type { ConversationIo } from './conversation-io';
 import type { McpClients } from './mcp-clients';
+import type { InFlightCalls } from './in-flight-calls';
 
 /** What the activities close over: the worker's registries, the conversation store and the MCP connections. */
 export interface ActivityDependencies {
@@ -19,6 +20,9 @@ export interface ActivityDependencies {
   fingerprints?: ReadonlyMap<string, string>;
   /** Most time between two batches of a streaming step's live deltas; default 100 ms. */
   liveIntervalMs?: number;
-  /** True runs the agents' own tools as local activities where the run's worker serves the agent (see `AgentWorkerOptions.localActivities`). */
-  localActivities?: boolean;
+  /**
+   * Present when the worker runs model steps and tools as local activities where the run's worker
+   * serves the agent (see `AgentWorkerOptions.localActivities`): the calls it handed off.
+   */
+  inFlight?: InFlightCalls;
 }

@@ -1,4 +1,4 @@
-import type { Context } from '@temporalio/activity';
+import type { ActivityAttempt } from './in-flight-calls';
 
 /**
  * Heartbeats every second until stopped, so Temporal can deliver a cancellation to the
@@ -7,7 +7,7 @@ import type { Context } from '@temporalio/activity';
  * the latest progress instead of overwriting it with a stale value. A local activity has no
  * heartbeats (the worker cancels it directly, and the workflow task times out for a dead worker).
  */
-export function keepHeartbeating(context: Context, details: unknown): () => void {
+export function keepHeartbeating(context: ActivityAttempt, details: unknown): () => void {
   if (context.info.isLocal) return () => undefined;
   const timer = setInterval(
     () => context.heartbeat(typeof details === 'function' ? (details as () => unknown)() : details),

@@ -33,6 +33,7 @@ import { checkBudget } from './budget-check';
 import { stepUsageEntry } from './usage-recording';
 import type { LedgerEntry } from '../store/usage-ledger';
 import { firstChunkOption } from './first-chunk';
+import type { ActivityAttempt } from './in-flight-calls';
 
 /**
  * Builds `runModelStep`: one call to the model. It first writes what the workflow decided to the
@@ -41,8 +42,10 @@ import { firstChunkOption } from './first-chunk';
  * response, when no such code ran) and returns its summary.
  */
 export function createRunModelStep(deps: ActivityDependencies) {
-  return async function runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult> {
-    const context = Context.current();
+  return async function runModelStep(
+    args: RunModelStepArgs,
+    context: ActivityAttempt = Context.current(),
+  ): Promise<RunModelStepResult> {
     const live = new LiveWriter(
       deps.conversations.store.liveDeltas,
       { workflowId: args.workflowId, step: args.step, attempt: context.info.attempt },

@@ -1,5 +1,6 @@
 import { APICallError, InvalidPromptError, LoadAPIKeyError, NoSuchModelError, UnsupportedFunctionalityError } from 'ai';
-import { ApplicationFailure, type Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { ActivityAttempt } from './in-flight-calls';
 import { CadreError } from '../errors';
 import { McpServerError } from './mcp-server-error';
 import type { CadreErrorType } from '../protocol/error-types';
@@ -54,7 +55,7 @@ export function toModelStepFailure(error: unknown, route: string, attempt?: Step
  */
 export function modelCallFailure(
   error: unknown,
-  context: Context,
+  context: ActivityAttempt,
   args: { modelRoute: string; maximumAttempts?: number },
 ): unknown {
   if (error instanceof ApplicationFailure) return error;

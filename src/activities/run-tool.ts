@@ -15,6 +15,7 @@ import { signalRunningApprovedTool } from './approved-tool-status';
 import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-output';
 import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
 import type { RunToolArgs, RunToolResult } from './types';
+import type { ActivityAttempt } from './in-flight-calls';
 
 /**
  * Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model.
@@ -24,10 +25,11 @@ import type { RunToolArgs, RunToolResult } from './types';
  * agent's limits first, so no result is too large to record and no tool re-runs for its size.
  */
 export function createRunTool(deps: ActivityDependencies) {
-  return async function runTool(args: RunToolArgs): Promise<RunToolResult> {
-    const context = Context.current();
+  return async function runTool(args: RunToolArgs, attempt?: ActivityAttempt): Promise<RunToolResult> {
+    const context = attempt ?? Context.current();
     const stopHeartbeat = keepHeartbeating(context, { toolCallId: args.toolCallId });
-    const stopStatusSignal = signalRunningApprovedTool(context, args);
+    // Only an approved call's activity signals its status, and it is never local (see ToolActivities).
+    const stopStatusSignal = attempt ? () => undefined : signalRunningApprovedTool(Context.current(), args);
     try {
       return await runToolAttempt(deps, args, context);
     } finally {
@@ -38,7 +40,11 @@ export function createRunTool(deps: ActivityDependencies) {
 }
 
 /** One attempt of `runTool`, heartbeating the whole time (a dead worker is found within the heartbeat timeout). */
-async function runToolAttempt(deps: ActivityDependencies, args: RunToolArgs, context: Context): Promise<RunToolResult> {
+async function runToolAttempt(
+  deps: ActivityDependencies,
+  args: RunToolArgs,
+  context: ActivityAttempt,
+): Promise<RunToolResult> {
   const { conversation } = args;
   const key = toolOutputKey(args.toolCallId);
   const recorded = await deps.conversations.get<StoredToolOutput>(conversation, key);
@@ -115,7 +121,7 @@ async function execute(
   tool: Tool,
   args: RunToolArgs,
   messages: ModelMessage[] | undefined,
-  context: Context,
+  context: ActivityAttempt,
 ): Promise<ToolResultPart['output']> {
   if (!tool.execute) throw new Error(`Tool '${args.toolName}' has no execute function.`);
   const options = {

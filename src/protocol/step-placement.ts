@@ -1,12 +1,41 @@
 /**
- * Where a run's tools run. When the worker that took a run's first workflow task serves its agent,
- * they run as local activities on the workflow's worker (no task queue round trip); else, and for
- * tools marked `longRunning`, as activities on the agent's queue. Model steps are always activities.
+ * Where a run's model steps and tools run. When the worker that took a run's first workflow task
+ * serves its agent with `localActivities`, each call starts as a local activity on the workflow's
+ * worker (no task queue round trip). A call still running after the worker's hand-off window is
+ * handed off: the local activity returns a {@link HandedOff}, and an `adoptCall` activity on the
+ * worker process's own queue waits for the same call, so the workflow task is free again. Other
+ * runs, and tools marked `longRunning`, run as activities on the agent's queue.
  */
 
 /**
- * The failure type of a local tool on a worker that does not serve the agent (a fleet split by
+ * The failure type of a local call on a worker that does not serve the agent (a fleet split by
  * agent, a later workflow task on another worker): the workflow then runs the same call as an
  * activity on the agent's queue. Never reaches a user.
  */
 export const agentNotServedHereType = 'AgentNotServedHere';
+
+/**
+ * The failure type of `adoptCall` when its process holds no such call (it expired unadopted): the
+ * workflow runs the call as an activity on the agent's queue. Never reaches a user.
+ */
+export const callNotInFlightType = 'CallNotInFlight';
+
+/** What a local call returns when it outlived the hand-off window: where it goes on running. */
+export interface HandedOff {
+  handedOff: {
+    /** The task queue that only the call's worker process polls. */
+    queue: string;
+    /** The call's key in that process. */
+    key: string;
+  };
+}
+
+/** True when a local call's result is a hand-off rather than the call's own result. */
+export function isHandedOff(result: unknown): result is HandedOff {
+  return typeof result === 'object' && result !== null && 'handedOff' in result;
+}
+
+/** The arguments of `adoptCall`. */
+export interface AdoptCallArgs {
+  key: string;
+}

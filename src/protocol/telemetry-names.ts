@@ -12,6 +12,8 @@ export const cadreAttributes = {
   step: 'cadre.step',
   attempt: 'cadre.attempt',
   outcome: 'cadre.outcome',
+  /** True on a local model step or tool call that outlived the hand-off window (it ran on in its process). */
+  handedOff: 'cadre.handed_off',
   modelRoute: 'cadre.model.route',
   approvalId: 'cadre.approval.id',
   decidedBy: 'cadre.approval.decided_by',

@@ -6,6 +6,8 @@ import { cadreAttributes as cadre } from '../protocol/telemetry-names';
 import type { AgentMetrics } from './agent-metrics';
 import { firstChunkAt } from './first-chunk';
 import { cutContent } from './telemetry-options';
+import { isHandedOff } from '../protocol/step-placement';
+import { handedOffCall } from '../activities/in-flight-calls';
 
 /** What the GenAI spans and metrics of activities need. */
 export interface GenAiRecording {
@@ -27,8 +29,11 @@ export class GenAiActivityInterceptor implements ActivityInboundCallsInterceptor
 
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const type = this.context.info.activityType;
-    if (type === 'runModelStep') return this.modelStep(input.args[0] as RunModelStepArgs, () => next(input));
-    if (type === 'runTool') return this.toolCall(input.args[0] as RunToolArgs, () => next(input));
+    // A local call (`...Here`) that is handed off keeps its span until the call itself ends.
+    if (type === 'runModelStep' || type === 'runModelStepHere')
+      return this.modelStep(input.args[0] as RunModelStepArgs, () => next(input));
+    if (type === 'runTool' || type === 'runToolHere')
+      return this.toolCall(input.args[0] as RunToolArgs, () => next(input));
     return next(input);
   }
 
@@ -133,20 +138,39 @@ export class GenAiActivityInterceptor implements ActivityInboundCallsInterceptor
   ): Promise<unknown> {
     return this.recording.tracer.startActiveSpan(name, { attributes }, async (span) => {
       this.started = performance.now();
-      try {
-        const value = await run();
-        succeeded(span, value, (performance.now() - this.started) / 1000);
-        return value;
-      } catch (error) {
-        span.setAttribute(cadre.outcome, 'error');
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        if (error instanceof Error) span.recordException(error);
-        failed((performance.now() - this.started) / 1000);
-        throw error;
-      } finally {
-        span.end();
-      }
+      const value = await this.settle(span, run(), succeeded, failed, true);
+      const call = isHandedOff(value) ? handedOffCall(value) : undefined;
+      if (!call) return value;
+      // The call goes on in this process after its local activity returned: the span ends with it.
+      span.setAttribute(cadre.handedOff, true);
+      void this.settle(span, call, succeeded, failed, false).catch(() => undefined);
+      return value;
     });
+  }
+
+  /** Ends `span` with the outcome of `outcome`, unless it is a hand-off (`mayHandOff`), which ends it later. */
+  private async settle(
+    span: Span,
+    outcome: Promise<unknown>,
+    succeeded: (span: Span, value: unknown, seconds: number) => void,
+    failed: (seconds: number) => void,
+    mayHandOff: boolean,
+  ): Promise<unknown> {
+    const seconds = () => (performance.now() - this.started) / 1000;
+    try {
+      const value = await outcome;
+      if (mayHandOff && isHandedOff(value) && handedOffCall(value)) return value;
+      succeeded(span, value, seconds());
+      span.end();
+      return value;
+    } catch (error) {
+      span.setAttribute(cadre.outcome, 'error');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      if (error instanceof Error) span.recordException(error);
+      failed(seconds());
+      span.end();
+      throw error;
+    }
   }
 }
 

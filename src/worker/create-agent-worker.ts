@@ -3,7 +3,10 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { createActivities } from '../activities/create-activities';
+import { InFlightCalls } from '../activities/in-flight-calls';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import { checkMcpPackage, McpClients } from '../activities/mcp-clients';
@@ -96,14 +99,25 @@ export interface AgentWorkerOptions {
   /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
   telemetry?: AgentTelemetry;
   /**
-   * Runs the tools of runs whose first workflow task this worker takes as local activities, in
-   * this worker, instead of activities on `<taskQueue>/<agent>`: a step then costs one server round
-   * trip instead of two. While a local tool runs, it holds the run's workflow task, so the run's
-   * progress (events, status), queries and signals wait for it: for agents whose tools take
-   * milliseconds. A `longRunning` tool, an MCP server's tool and every model step stay activities
-   * (see docs/architecture.md, "The step"). Default false.
+   * Runs the model steps and tools of runs whose first workflow task this worker takes as local
+   * activities, in this worker, instead of activities on `<taskQueue>/<agent>`: a step then costs a
+   * few milliseconds of Temporal instead of two server round trips. A local call holds its run's
+   * workflow task (queries, signals and cancellation wait), so one still running after
+   * `handOffAfterMs` is handed off: it goes on in this process, and an activity on this process's
+   * own queue waits for it. A `longRunning` tool, an MCP server's tool and a call a human approved
+   * stay activities (see docs/architecture.md, "The step"). Default false.
    */
-  localActivities?: boolean;
+  localActivities?: boolean | LocalActivityOptions;
+}
+
+/** How a worker runs model steps and tools as local activities (`AgentWorkerOptions.localActivities`). */
+export interface LocalActivityOptions {
+  /**
+   * How long a local call may hold its run's workflow task before it is handed off; default 2000.
+   * Queries, signals and cancellation of the run wait at most this long. At most 8000: the workflow
+   * task's own timeout is 10 s.
+   */
+  handOffAfterMs?: number;
 }
 
 /** A running Cadre worker with the connections it owns. */
@@ -146,6 +160,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { connectionOptions, namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
+  const inFlight = inFlightCallsOf(options.localActivities, taskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const opened: { store?: ConversationStore } = {};
@@ -199,7 +214,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     searchAttributes: await hasCadreSearchAttributes(client.connection, namespace),
     fingerprints,
     ...(options.liveIntervalMs !== undefined ? { liveIntervalMs: options.liveIntervalMs } : {}),
-    ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
+    ...(inFlight ? { inFlight } : {}),
   });
   const { workflowsPath, workflowBundle, bundlerOptions, ...given } = options.workerOptions ?? {};
   const { interceptors, sinks, ...tuning } = {
@@ -246,6 +261,20 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       }),
     ),
   );
+  // This process's own queue, where `adoptCall` waits for the local calls it handed off. It has no
+  // deployment: it lives as long as the process, and its calls are already on the run's build.
+  const handOffOptions: Partial<WorkerOptions> = { ...shared };
+  delete handOffOptions.workerDeploymentOptions;
+  if (inFlight) {
+    agentWorkers.push(
+      await Worker.create({
+        ...handOffOptions,
+        connection,
+        taskQueue: inFlight.options.queue,
+        interceptors: interceptors?.activity ? { activity: interceptors.activity } : undefined,
+      }),
+    );
+  }
   const all = [worker, ...agentWorkers];
   const shutdownAll = () => {
     for (const each of all) if (each.getState() === 'RUNNING') each.shutdown();
@@ -301,4 +330,21 @@ function withoutActivities<T extends { activities?: unknown }>(options: T): Omit
   const rest: Partial<T> = { ...options };
   delete rest.activities;
   return rest as Omit<T, 'activities'>;
+}
+
+/** Most a local call may hold its workflow task: below the 10 s workflow task timeout, which it would otherwise heartbeat. */
+const maxHandOffAfterMs = 8000;
+
+/** The process's hand-off registry when the worker runs local activities, with its own queue. */
+function inFlightCallsOf(setting: AgentWorkerOptions['localActivities'], taskQueue: string): InFlightCalls | undefined {
+  if (!setting) return undefined;
+  const handOffAfterMs = (typeof setting === 'object' ? setting.handOffAfterMs : undefined) ?? 2000;
+  if (!(handOffAfterMs > 0 && handOffAfterMs <= maxHandOffAfterMs)) {
+    throw new ConfigurationError(
+      `localActivities.handOffAfterMs is ${handOffAfterMs}; it must be more than 0 and at most ${maxHandOffAfterMs} ` +
+        `(a local call holds its run's workflow task, whose timeout is 10 s). Leave it out for the default, 2000.`,
+    );
+  }
+  const queue = `${taskQueue}/@${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  return new InFlightCalls({ queue, handOffAfterMs, adoptWithinMs: 30_000 });
 }

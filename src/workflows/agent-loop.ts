@@ -1,6 +1,14 @@
-import { ActivityCancellationType, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { AgentActivities, RunModelStepResult } from '../activities/types';
+import type { AgentActivities, RunModelStepArgs, RunModelStepResult } from '../activities/types';
+import { agentNotServedHereType } from '../protocol/step-placement';
+import { runLocalFirst } from './local-first';
 import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { describeFailure } from './failures';
@@ -15,6 +23,9 @@ import { noteAgentFingerprint } from './run-build';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
+
+/** A model step heartbeats every second; a worker lost mid-call is found within this. */
+const modelHeartbeatTimeout = '20 seconds';
 
 /** Compactions one step may ask for before the activation fails (each one covers more messages). */
 const maxCompactionsPerStep = 3;
@@ -32,6 +43,8 @@ export class AgentLoop {
   /** Compactions before the current step, so a step that still does not fit stops instead of looping. */
   private compactionsThisStep = 0;
   private readonly model;
+  /** The model step as a local activity, for runs whose worker serves the agent with `localActivities`. */
+  private readonly localModel;
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -42,16 +55,35 @@ export class AgentLoop {
     /** The agent's activity queue, polled only by workers that serve it. */
     activityQueue: string,
   ) {
-    // The model step stays an activity where tools run locally (see ToolActivities): a local activity
-    // holds the workflow task, so the run's queries (status, events), signals and cancellation would
-    // wait for the model call, up to the task's heartbeat (see docs/architecture.md, "The step").
+    const retry = { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors };
+    // The workflow waits until the provider call is really aborted before it reports cancelled.
+    const cancellationType = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
     this.model = proxyActivities<AgentActivities>({
       taskQueue: activityQueue,
       startToCloseTimeout: spec.modelStepTimeout,
-      heartbeatTimeout: '20 seconds',
-      // The workflow waits until the provider call is really aborted before it reports cancelled.
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      retry: { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors },
+      heartbeatTimeout: modelHeartbeatTimeout,
+      cancellationType,
+      retry,
+    });
+    this.localModel = spec.localActivities
+      ? proxyLocalActivities<AgentActivities>({
+          startToCloseTimeout: spec.modelStepTimeout,
+          cancellationType,
+          retry: { ...retry, nonRetryableErrorTypes: [...nonRetryableModelErrors, agentNotServedHereType] },
+        })
+      : undefined;
+  }
+
+  /** One model step: a local activity handed off when it runs long (see runLocalFirst), else an activity on the agent's queue. */
+  private modelStep(summary: string, args: RunModelStepArgs): Promise<RunModelStepResult> {
+    const { model, localModel } = this;
+    const remote = () => model.runModelStep.executeWithOptions({ summary }, [args]);
+    if (!localModel) return remote();
+    return runLocalFirst({
+      here: () => localModel.runModelStepHere.executeWithOptions({ summary }, [args]),
+      remote,
+      adopt: { summary, startToCloseTimeout: this.spec.modelStepTimeout, heartbeatTimeout: modelHeartbeatTimeout },
+      finalErrorTypes: nonRetryableModelErrors,
     });
   }
 
@@ -68,32 +100,27 @@ export class AgentLoop {
       const runEnd = runEndRequest(this.input, state);
       let step: RunModelStepResult;
       try {
-        step = await this.model.runModelStep.executeWithOptions(
-          { summary: `model step ${stepNumber} (${spec.modelRoute})` },
-          [
-            {
-              agent: spec.name,
-              modelRoute: spec.modelRoute,
-              workflowId: workflowInfo().workflowId,
-              step: stepNumber,
-              transcriptLength: promptLength,
-              maximumAttempts: spec.modelRetry.maximumAttempts,
-              activationStart: state.activationStart,
-              activationStep: state.activationSteps,
-              activationStepLimit: spec.maxSteps,
-              callOptions: this.input.callOptions,
-              runtimeContext: this.input.runtimeContext,
-              overrides: this.input.overrides,
-              ...(this.input.rootWorkflowId !== workflowInfo().workflowId
-                ? { rootWorkflowId: this.input.rootWorkflowId }
-                : {}),
-              ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
-              ...(runEnd ? { runEnd } : {}),
-              ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
-              ...writes,
-            },
-          ],
-        );
+        step = await this.modelStep(`model step ${stepNumber} (${spec.modelRoute})`, {
+          agent: spec.name,
+          modelRoute: spec.modelRoute,
+          workflowId: workflowInfo().workflowId,
+          step: stepNumber,
+          transcriptLength: promptLength,
+          maximumAttempts: spec.modelRetry.maximumAttempts,
+          activationStart: state.activationStart,
+          activationStep: state.activationSteps,
+          activationStepLimit: spec.maxSteps,
+          callOptions: this.input.callOptions,
+          runtimeContext: this.input.runtimeContext,
+          overrides: this.input.overrides,
+          ...(this.input.rootWorkflowId !== workflowInfo().workflowId
+            ? { rootWorkflowId: this.input.rootWorkflowId }
+            : {}),
+          ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
+          ...(runEnd ? { runEnd } : {}),
+          ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
+          ...writes,
+        });
         state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;

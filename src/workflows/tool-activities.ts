@@ -2,7 +2,7 @@ import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from 
 import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
 import type { AgentActivities, RunToolArgs, RunToolResult } from '../activities/types';
 import { agentNotServedHereType } from '../protocol/step-placement';
-import { notServedHere } from './served-here';
+import { runLocalFirst } from './local-first';
 
 /**
  * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
@@ -36,23 +36,18 @@ export class ToolActivities {
    * the sandbox a stack trace).
    */
   run(toolName: string, summary: string, args: RunToolArgs, remote = false): Promise<RunToolResult> {
-    const activities = this.of(toolName);
-    if (!activities.local || remote) return activities.remote.runTool.executeWithOptions({ summary }, [args]);
-    return this.runHere(activities as Required<typeof activities>, summary, args);
-  }
-
-  /** The call as a local activity, or on the agent's queue when this workflow task's worker does not serve the agent. */
-  private async runHere(
-    activities: { remote: Activities; local: Activities },
-    summary: string,
-    args: RunToolArgs,
-  ): Promise<RunToolResult> {
-    try {
-      return await activities.local.runTool.executeWithOptions({ summary }, [args]);
-    } catch (error) {
-      if (!notServedHere(error)) throw error;
-    }
-    return await activities.remote.runTool.executeWithOptions({ summary }, [args]);
+    const { remote: onQueue, local } = this.of(toolName);
+    if (!local || remote) return onQueue.runTool.executeWithOptions({ summary }, [args]);
+    const own = this.spec.toolOptions?.[toolName] ?? {};
+    return runLocalFirst({
+      here: () => local.runToolHere.executeWithOptions({ summary }, [args]),
+      remote: () => onQueue.runTool.executeWithOptions({ summary }, [args]),
+      adopt: {
+        summary,
+        startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
+        heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
+      },
+    });
   }
 
   /** The activities to run `toolName` with (proxies are made once per tool; making one records nothing). */

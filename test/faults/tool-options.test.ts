@@ -74,7 +74,7 @@ describe('per-tool retry and timeouts', () => {
     });
   });
 
-  it("runs a longRunning tool as an activity on the agent's queue, and the others in the workflow's worker", async () => {
+  it("runs a longRunning tool as an activity on the agent's queue, and model steps and other tools in the workflow's worker", async () => {
     const handle = await local.client.start('placed', { prompt: 'go' });
     expect((await handle.result()).text).toBe('done');
     const history = await local.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
@@ -87,8 +87,13 @@ describe('per-tool retry and timeouts', () => {
       return [`${attributes.activityType?.name}${tool} on ${attributes.taskQueue?.name}`];
     });
     const queue = `${local.worker.taskQueue}/placed`;
-    expect(activities).toEqual([`runModelStep on ${queue}`, `runTool:payment on ${queue}`, `runModelStep on ${queue}`]);
-    expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere', 'runTool']);
+    expect(activities).toEqual([`runTool:payment on ${queue}`]);
+    expect(localActivityTypes(history, converter)).toEqual([
+      'describeAgentHere',
+      'runModelStepHere',
+      'runToolHere',
+      'runModelStepHere',
+    ]);
   });
 
   it('refuses to start a worker whose toolOptions name a tool the agent does not have, naming its tools', async () => {

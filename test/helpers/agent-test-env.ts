@@ -2,7 +2,7 @@ import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import type { AgentClient } from '../../src/client/agent-client';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
-import type { AgentWorker } from '../../src/worker/create-agent-worker';
+import type { AgentWorker, AgentWorkerOptions } from '../../src/worker/create-agent-worker';
 import { testAddress, testNamespace } from './temporal';
 
 /** A worker on its own task queue of the shared dev server, and a client for it. */
@@ -19,8 +19,8 @@ export interface AgentTestEnvOptions {
   /** The secret before a rotation, still accepted when verifying. */
   previousApprovalSecret?: string;
   taskQueue?: string;
-  /** True runs the agents' own tools as local activities (see `AgentWorkerOptions.localActivities`). */
-  localActivities?: boolean;
+  /** Runs model steps and the agents' own tools as local activities (see `AgentWorkerOptions.localActivities`). */
+  localActivities?: AgentWorkerOptions['localActivities'];
 }
 
 /**

@@ -21,7 +21,8 @@ function untilAborted(signal: AbortSignal | undefined, name: string): Promise<st
   });
 }
 
-const agents = [
+/** Fresh agents for each worker (a scripted model's answers are used up in order). */
+const agents = () => [
   defineAgent({
     name: 'thinker',
     model: scriptedModel([async (options) => ({ text: await untilAborted(options.abortSignal, 'model call') })]),
@@ -47,10 +48,14 @@ const agents = [
   }),
 ];
 
-describe('cancelling an agent run', () => {
+// Local calls hand off after 200 ms: a cancellation then reaches them through their adopting activity.
+describe.each([
+  ['its steps and tools run as activities', {}],
+  ['its steps and tools run as local activities', { localActivities: { handOffAfterMs: 200 } }],
+] as const)('cancelling an agent run when %s', (_, options) => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents);
+    env = await startAgentTestEnv(agents(), options);
   });
   afterAll(async () => {
     await env.stop();

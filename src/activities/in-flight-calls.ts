@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, type Context } from '@temporalio/activity';
+import { callNotInFlightType, type HandedOff } from '../protocol/step-placement';
+import { keepHeartbeating } from './heartbeat';
+
+/**
+ * What a model step or a tool needs of the activity it runs in: its attempt, its cancellation and
+ * its heartbeat. A `Context` is one; a call that moves from a local activity to `adoptCall` gets
+ * one that follows it (see {@link InFlightCalls}).
+ */
+export type ActivityAttempt = Pick<Context, 'info' | 'cancellationSignal' | 'heartbeat'>;
+
+/** How a worker process hands off its local calls (see `AgentWorkerOptions.localActivities`). */
+export interface InFlightCallsOptions {
+  /** The task queue that only this process polls, where `adoptCall` reaches its calls. */
+  queue: string;
+  /** How long a local call may hold the workflow task before it is handed off. */
+  handOffAfterMs: number;
+  /** How long a handed-off call waits for its `adoptCall`; then it is aborted (its run was cancelled, or moved on). */
+  adoptWithinMs: number;
+}
+
+/** A call of this process; the activity that owns it (none between hand-off and adoption) can abort it. */
+interface InFlight {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  /** Stops forwarding the owning activity's cancellation. */
+  release: () => void;
+  expiry?: ReturnType<typeof setTimeout>;
+}
+
+const windowPassed = Symbol('windowPassed');
+
+/** Each hand-off this process made, to the call it stands for (telemetry ends a call's span with it). */
+const handOffs = new WeakMap<HandedOff, Promise<unknown>>();
+
+/** The call that `handOff`, returned by a local activity of this process, stands for. */
+export function handedOffCall(handOff: HandedOff): Promise<unknown> | undefined {
+  return handOffs.get(handOff);
+}
+
+/**
+ * The local calls of one worker process that outlived the hand-off window. A local activity holds
+ * its run's workflow task: queries, signals and cancellation wait until it returns. So a call runs
+ * locally for at most `handOffAfterMs`; if it is not done by then, the local activity returns a
+ * hand-off while the call goes on running, and the workflow schedules `adoptCall` on this process's
+ * own queue, which waits for the same call, heartbeating. The call is made once; its cancellation
+ * follows whichever activity owns it.
+ */
+export class InFlightCalls {
+  private readonly calls = new Map<string, InFlight>();
+
+  constructor(readonly options: InFlightCallsOptions) {}
+
+  /** Runs `body` in the local activity `context`: its result, or a hand-off when the window passes first. */
+  async runHere<T>(context: Context, body: (attempt: ActivityAttempt) => Promise<T>): Promise<T | HandedOff> {
+    const call = this.start(context, body);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const window = new Promise<typeof windowPassed>((resolve) => {
+      timer = setTimeout(() => resolve(windowPassed), this.options.handOffAfterMs);
+    });
+    try {
+      const first = await Promise.race([call.promise as Promise<T>, window]);
+      if (first !== windowPassed) return first;
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.handOff(call);
+  }
+
+  /** Waits, in the activity `context`, for the handed-off call `key`, which it now owns (its cancellation aborts the call). */
+  async adopt(context: Context, key: string): Promise<unknown> {
+    const call = this.calls.get(key);
+    if (!call) {
+      throw ApplicationFailure.create({
+        type: callNotInFlightType,
+        nonRetryable: true,
+        message: `No call '${key}' is in flight in this worker process: it runs again on the agent's task queue.`,
+      });
+    }
+    this.calls.delete(key);
+    clearTimeout(call.expiry);
+    this.own(call, context);
+    const stopHeartbeat = keepHeartbeating(context, undefined);
+    try {
+      return await call.promise;
+    } finally {
+      stopHeartbeat();
+      call.release();
+    }
+  }
+
+  /** Calls this process holds for an `adoptCall` (for tests and diagnostics). */
+  get size(): number {
+    return this.calls.size;
+  }
+
+  private start<T>(context: Context, body: (attempt: ActivityAttempt) => Promise<T>): InFlight {
+    const controller = new AbortController();
+    const call: InFlight = { controller, release: () => undefined, promise: Promise.resolve() };
+    this.own(call, context);
+    // The body sees a local attempt all along (it does not heartbeat); `adoptCall` heartbeats while it waits.
+    const attempt: ActivityAttempt = {
+      info: context.info,
+      cancellationSignal: controller.signal,
+      heartbeat: () => undefined,
+    };
+    call.promise = body(attempt);
+    // Between hand-off and adoption nobody awaits it: a failure then waits for the adopter.
+    call.promise.catch(() => undefined);
+    return call;
+  }
+
+  /** The call's cancellation now follows `owner`'s. */
+  private own(call: InFlight, owner: Context): void {
+    call.release();
+    const signal = owner.cancellationSignal;
+    const abort = () => call.controller.abort(signal.reason);
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort, { once: true });
+    call.release = () => signal.removeEventListener('abort', abort);
+  }
+
+  private handOff(call: InFlight): HandedOff {
+    call.release();
+    const key = randomUUID();
+    this.calls.set(key, call);
+    call.expiry = setTimeout(() => {
+      if (this.calls.get(key) !== call) return;
+      this.calls.delete(key);
+      call.controller.abort(new Error('The call was handed off and never adopted: its run was cancelled or moved on.'));
+    }, this.options.adoptWithinMs);
+    call.expiry.unref?.();
+    const handOff = { handedOff: { queue: this.options.queue, key } };
+    handOffs.set(handOff, call.promise);
+    return handOff;
+  }
+}
