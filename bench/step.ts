@@ -56,7 +56,7 @@ interface Trial {
   bytes: number;
 }
 
-/** Cadre's agent on a worker of its own: as it runs by default, or with `localActivities: true` (local tools). */
+/** Cadre's agent on a worker of its own: as it runs by default (activities), or with `localActivities: true` (model steps and tools as local activities). */
 async function cadreSystem(server: BenchServer, name: string, localActivities: boolean) {
   const taskQueue = `step-${name}-${randomUUID()}`;
   const agents = [stepAgent('step-fast', 0), stepAgent('step-slow', slowModelMs)];
@@ -153,11 +153,11 @@ export async function stepBench(): Promise<void> {
   for (const { server: serverName, dynamicConfig } of configurations) {
     await withBenchServer(async (server) => {
       const cadre = await cadreSystem(server, 'cadre', false);
-      const queued = await cadreSystem(server, 'cadre-local-tools', true);
+      const local = await cadreSystem(server, 'cadre-local', true);
       const bare = await bareSystems(server);
       const systems = [
         { system: cadre.system, client: cadre.client },
-        { system: queued.system, client: queued.client },
+        { system: local.system, client: local.client },
         ...bare.systems.map((system) => ({ system, client: bare.client })),
       ];
       try {
@@ -198,7 +198,7 @@ export async function stepBench(): Promise<void> {
         }
       } finally {
         await cadre.close();
-        await queued.close();
+        await local.close();
         await bare.close();
       }
     }, dynamicConfig);

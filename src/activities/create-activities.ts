@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import { CadreError } from '../errors';
-import { agentNotServedHereType, type HandedOff } from '../protocol/step-placement';
+import { agentNotServedHereType, type LocalCall, type LocalOutcome } from '../protocol/step-placement';
 import type { ActivityAttempt, InFlightCalls } from './in-flight-calls';
 import type { ActivityDependencies } from './dependencies';
 import { createRunModelStep } from './model-step';
@@ -32,10 +32,10 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
       return { spec: await describeAgent(deps, args, deps.inFlight !== undefined) };
     },
     runModelStep: (args) => runModelStep(args),
-    runModelStepHere: servedHere(deps, (args) => here(deps, (attempt) => runModelStep(args, attempt))),
+    runModelStepHere: servedHere(deps, (args, call) => here(deps, call, (attempt) => runModelStep(args, attempt))),
     compactContext: createCompactContext(deps),
     runTool: (args) => runTool(args),
-    runToolHere: servedHere(deps, (args) => here(deps, (attempt) => runTool(args, attempt))),
+    runToolHere: servedHere(deps, (args, call) => here(deps, call, (attempt) => runTool(args, attempt))),
     adoptCall: ({ key }) => inFlightOf(deps).adopt(Context.current(), key),
     verifyApproval: createVerifyApproval(deps),
     acceptToolResult: createAcceptToolResult(deps),
@@ -72,7 +72,7 @@ async function describeAgent(
       searchAttributes: deps.searchAttributes === true,
       signsApprovals: deps.signer !== undefined,
       ...fingerprintOf(deps, agent),
-      ...(local ? { localActivities: true } : {}),
+      ...(local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {}),
     };
     const agentSpecs = await reachableSpecs(deps, agent, local);
     return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
@@ -110,7 +110,7 @@ async function reachableSpecs(
           ...deps.agents.spec(agent),
           searchAttributes: deps.searchAttributes === true,
           ...fingerprintOf(deps, agent),
-          ...(local ? { localActivities: true } : {}),
+          ...(local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {}),
         };
       } catch {
         // Described by its own child run instead (see above).
@@ -140,8 +140,12 @@ function withAgentFingerprint(runModelStep: RunModelStep, deps: ActivityDependen
 type RunModelStep = ReturnType<typeof createRunModelStep>;
 
 /** A call in this local activity, handed off to `adoptCall` when it outlives the worker's window. */
-function here<T>(deps: ActivityDependencies, body: (attempt: ActivityAttempt) => Promise<T>): Promise<T | HandedOff> {
-  return inFlightOf(deps).runHere(Context.current(), body);
+function here<T>(
+  deps: ActivityDependencies,
+  call: LocalCall,
+  body: (attempt: ActivityAttempt) => Promise<T>,
+): Promise<LocalOutcome<T>> {
+  return inFlightOf(deps).runHere(Context.current(), call.handOffAfterMs, body);
 }
 
 function inFlightOf(deps: ActivityDependencies): InFlightCalls {
@@ -156,9 +160,9 @@ function inFlightOf(deps: ActivityDependencies): InFlightCalls {
  */
 function servedHere<ARGS extends { agent: string }, RESULT>(
   deps: ActivityDependencies,
-  activity: (args: ARGS) => Promise<RESULT>,
-): (args: ARGS) => Promise<RESULT> {
-  return async (args) => {
+  activity: (args: ARGS, call: LocalCall) => Promise<RESULT>,
+): (args: ARGS, call: LocalCall) => Promise<RESULT> {
+  return async (args, call) => {
     if (Context.current().info.isLocal && (!deps.agents.has(args.agent) || !deps.inFlight)) {
       throw ApplicationFailure.create({
         type: agentNotServedHereType,
@@ -166,6 +170,6 @@ function servedHere<ARGS extends { agent: string }, RESULT>(
         message: `This worker does not serve agent '${args.agent}': the call runs on the agent's task queue instead.`,
       });
     }
-    return await activity(args);
+    return await activity(args, call);
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { callNotInFlightType, type HandedOff } from '../protocol/step-placement';
+import { callNotInFlightType, type HandedOff, type LocalOutcome } from '../protocol/step-placement';
 import { keepHeartbeating } from './heartbeat';
 
 /**
@@ -14,7 +14,7 @@ export type ActivityAttempt = Pick<Context, 'info' | 'cancellationSignal' | 'hea
 export interface InFlightCallsOptions {
   /** The task queue that only this process polls, where `adoptCall` reaches its calls. */
   queue: string;
-  /** How long a local call may hold the workflow task before it is handed off. */
+  /** How long local calls may hold one workflow task; the workflow passes each call what is left of it. */
   handOffAfterMs: number;
   /** How long a handed-off call waits for its `adoptCall`; then it is aborted (its run was cancelled, or moved on). */
   adoptWithinMs: number;
@@ -52,16 +52,24 @@ export class InFlightCalls {
 
   constructor(readonly options: InFlightCallsOptions) {}
 
-  /** Runs `body` in the local activity `context`: its result, or a hand-off when the window passes first. */
-  async runHere<T>(context: Context, body: (attempt: ActivityAttempt) => Promise<T>): Promise<T | HandedOff> {
+  /**
+   * Runs `body` in the local activity `context`: its result and how long it took, or a hand-off
+   * when `windowMs` passes first.
+   */
+  async runHere<T>(
+    context: Context,
+    windowMs: number,
+    body: (attempt: ActivityAttempt) => Promise<T>,
+  ): Promise<LocalOutcome<T>> {
+    const started = performance.now();
     const call = this.start(context, body);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const window = new Promise<typeof windowPassed>((resolve) => {
-      timer = setTimeout(() => resolve(windowPassed), this.options.handOffAfterMs);
+      timer = setTimeout(() => resolve(windowPassed), Math.max(windowMs, 0));
     });
     try {
       const first = await Promise.race([call.promise as Promise<T>, window]);
-      if (first !== windowPassed) return first;
+      if (first !== windowPassed) return { done: first, ms: Math.round(performance.now() - started) };
     } finally {
       clearTimeout(timer);
     }

@@ -9,7 +9,7 @@ import type { RunEndRequest } from '../protocol/run-end';
 import type { CompactContextRequest, PreviousPrompt, StepContext } from '../protocol/context-window';
 import type { TokenUsage } from '../protocol/token-usage';
 import type { ModelToolCall, StoredOutputSummary } from '../protocol/tool-calls';
-import type { AdoptCallArgs, HandedOff } from '../protocol/step-placement';
+import type { AdoptCallArgs, LocalCall, LocalOutcome } from '../protocol/step-placement';
 
 /** Input of `describeAgent`: the agent's registry name. */
 export interface DescribeAgentArgs {
@@ -239,10 +239,10 @@ export interface AgentActivities {
   describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult>;
   runModelStep(args: RunModelStepArgs): Promise<RunModelStepResult>;
   runTool(args: RunToolArgs): Promise<RunToolResult>;
-  /** `runModelStep` as a local activity: its result, or a hand-off when it outlives the worker's window. */
-  runModelStepHere(args: RunModelStepArgs): Promise<RunModelStepResult | HandedOff>;
-  /** `runTool` as a local activity: its result, or a hand-off when it outlives the worker's window. */
-  runToolHere(args: RunToolArgs): Promise<RunToolResult | HandedOff>;
+  /** `runModelStep` as a local activity: its result, or a hand-off when it outlives the call's window. */
+  runModelStepHere(args: RunModelStepArgs, call: LocalCall): Promise<LocalOutcome<RunModelStepResult>>;
+  /** `runTool` as a local activity: its result, or a hand-off when it outlives the call's window. */
+  runToolHere(args: RunToolArgs, call: LocalCall): Promise<LocalOutcome<RunToolResult>>;
   /** Waits for a call this worker process handed off, on the process's own queue (see {@link HandedOff}). */
   adoptCall(args: AdoptCallArgs): Promise<unknown>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;

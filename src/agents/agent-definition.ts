@@ -1,3 +1,4 @@
+import type { LocalPlacement } from '../protocol/step-placement';
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { AgentBudget, Pricing } from '../protocol/usage';
 import type { AgentTimeoutSetting, TotalTimeoutSpec } from './timeout-settings';
@@ -258,11 +259,12 @@ export interface AgentSpec {
   /** `timeout.total`: absent when the agent sets none, so runs without it get no deadline timer. */
   totalTimeout?: TotalTimeoutSpec;
   /**
-   * True when the worker that described the run serves the agent and runs tools locally: tools
-   * then run as local activities on the workflow's worker. Absent in a spec from the agent's queue
-   * (a fleet split by agent), and in runs recorded before local tools.
+   * Present when the worker that described the run serves the agent with `localActivities`: model
+   * steps and tools then run as local activities on the workflow's worker, for at most
+   * `handOffAfterMs` of a workflow task. Absent in a spec from the agent's queue (a fleet split by
+   * agent), and in runs recorded before local activities.
    */
-  localActivities?: boolean;
+  localActivities?: LocalPlacement;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

@@ -30,6 +30,20 @@ export interface HandedOff {
   };
 }
 
+/** How the worker that described a run places its calls (`AgentSpec.localActivities`). */
+export interface LocalPlacement {
+  /** How long local calls may hold one workflow task before the workflow ends the task or hands the call off. */
+  handOffAfterMs: number;
+}
+
+/** The second argument of a local call: how long it may run before it is handed off (the task's budget left). */
+export interface LocalCall {
+  handOffAfterMs: number;
+}
+
+/** What a local call returns: its result and how long it held the workflow task, or a hand-off. */
+export type LocalOutcome<T> = { done: T; ms: number } | HandedOff;
+
 /** True when a local call's result is a hand-off rather than the call's own result. */
 export function isHandedOff(result: unknown): result is HandedOff {
   return typeof result === 'object' && result !== null && 'handedOff' in result;

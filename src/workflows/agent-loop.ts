@@ -7,8 +7,7 @@ import {
 } from '@temporalio/workflow';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, RunModelStepArgs, RunModelStepResult } from '../activities/types';
-import { agentNotServedHereType } from '../protocol/step-placement';
-import { runLocalFirst } from './local-first';
+import { allowsLocalAttempt, type LocalBudget, localBudgetOf, retriesAfterLocal, runLocalFirst } from './local-first';
 import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { describeFailure } from './failures';
@@ -23,6 +22,8 @@ import { noteAgentFingerprint } from './run-build';
 
 /** How an activation left the loop: settled (done, failed or out of steps), or at a safe point to continue as new. */
 export type ActivationOutcome = 'settled' | 'continue-as-new';
+
+type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
 
 /** A model step heartbeats every second; a worker lost mid-call is found within this. */
 const modelHeartbeatTimeout = '20 seconds';
@@ -43,8 +44,8 @@ export class AgentLoop {
   /** Compactions before the current step, so a step that still does not fit stops instead of looping. */
   private compactionsThisStep = 0;
   private readonly model;
-  /** The model step as a local activity, for runs whose worker serves the agent with `localActivities`. */
-  private readonly localModel;
+  /** The model step's local attempt and its retries, for runs whose worker serves the agent with `localActivities`. */
+  private readonly localModel?: { here: Activities; retried: Activities; budget: LocalBudget };
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -56,34 +57,39 @@ export class AgentLoop {
     activityQueue: string,
   ) {
     const retry = { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors };
-    // The workflow waits until the provider call is really aborted before it reports cancelled.
-    const cancellationType = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
-    this.model = proxyActivities<AgentActivities>({
+    const options = {
       taskQueue: activityQueue,
       startToCloseTimeout: spec.modelStepTimeout,
       heartbeatTimeout: modelHeartbeatTimeout,
-      cancellationType,
-      retry,
-    });
-    this.localModel = spec.localActivities
-      ? proxyLocalActivities<AgentActivities>({
+      // The workflow waits until the provider call is really aborted before it reports cancelled.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    };
+    this.model = proxyActivities<AgentActivities>({ ...options, retry });
+    if (spec.localActivities && allowsLocalAttempt(retry)) {
+      this.localModel = {
+        here: proxyLocalActivities<AgentActivities>({
           startToCloseTimeout: spec.modelStepTimeout,
-          cancellationType,
-          retry: { ...retry, nonRetryableErrorTypes: [...nonRetryableModelErrors, agentNotServedHereType] },
-        })
-      : undefined;
+          cancellationType: options.cancellationType,
+          retry: { maximumAttempts: 1 },
+        }),
+        retried: proxyActivities<AgentActivities>({ ...options, retry: retriesAfterLocal(retry) }),
+        budget: localBudgetOf(spec.localActivities),
+      };
+    }
   }
 
-  /** One model step: a local activity handed off when it runs long (see runLocalFirst), else an activity on the agent's queue. */
+  /** One model step: a local activity first (see runLocalFirst) where the run's worker serves the agent, else an activity on the agent's queue. */
   private modelStep(summary: string, args: RunModelStepArgs): Promise<RunModelStepResult> {
     const { model, localModel } = this;
     const remote = () => model.runModelStep.executeWithOptions({ summary }, [args]);
     if (!localModel) return remote();
     return runLocalFirst({
-      here: () => localModel.runModelStepHere.executeWithOptions({ summary }, [args]),
+      here: (call) => localModel.here.runModelStepHere.executeWithOptions({ summary }, [args, call]),
       remote,
+      retried: () => localModel.retried.runModelStep.executeWithOptions({ summary }, [args]),
       adopt: { summary, startToCloseTimeout: this.spec.modelStepTimeout, heartbeatTimeout: modelHeartbeatTimeout },
       finalErrorTypes: nonRetryableModelErrors,
+      budget: localModel.budget,
     });
   }
 

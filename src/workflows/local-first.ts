@@ -4,22 +4,34 @@ import {
   ApplicationFailure,
   isCancellation,
   proxyActivities,
+  sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
+import type { Duration, RetryPolicy } from '@temporalio/common';
 import type { AgentActivities } from '../activities/types';
-import { callNotInFlightType, type HandedOff, isHandedOff } from '../protocol/step-placement';
+import {
+  callNotInFlightType,
+  isHandedOff,
+  type LocalCall,
+  type LocalOutcome,
+  type LocalPlacement,
+} from '../protocol/step-placement';
 import { notServedHere } from './served-here';
 
-/** One call that starts as a local activity: the three ways it may run. */
+/** One call that starts as a local activity: the ways it may run. */
 export interface LocalFirstCall<R> {
-  /** The call as a local activity on this workflow task's worker. */
-  here: () => Promise<R | HandedOff>;
-  /** The call as an activity on the agent's queue. */
+  /** The call as a local activity on this workflow task's worker (one attempt). */
+  here: (call: LocalCall) => Promise<LocalOutcome<R>>;
+  /** The call as an activity on the agent's queue, with its whole retry policy (nothing ran yet). */
   remote: () => Promise<R>;
+  /** The call as an activity on the agent's queue, with the attempts the local one left (see {@link retriesAfterLocal}). */
+  retried: () => Promise<R>;
   /** The `adoptCall` activity's summary and timeouts: those of the call's own activity. */
   adopt: { summary: string; startToCloseTimeout: Duration; heartbeatTimeout: Duration };
-  /** Failure types that end the call as they are (besides non-retryable failures), not on the agent's queue. */
+  /** Failure types that end the call as they are (besides non-retryable failures). */
   finalErrorTypes?: readonly string[];
+  /** The run's local time in the current workflow task. */
+  budget: LocalBudget;
 }
 
 /**
@@ -30,21 +42,83 @@ export interface LocalFirstCall<R> {
 const adoptScheduleToStart = '10 seconds';
 
 /**
+ * The time a run's local calls held the current workflow task. A local activity holds the task,
+ * so the run's queries, signals and cancellation wait for it; local calls may hold one task for
+ * the worker's `handOffAfterMs` in all. A call gets what is left as its window (then it is handed
+ * off); when nothing is left, a 1 ms timer ends the task first. A new task (a new history length)
+ * starts afresh.
+ */
+export class LocalBudget {
+  private taskHistoryLength = -1;
+  private usedMs = 0;
+
+  constructor(private readonly placement: LocalPlacement) {}
+
+  /** The window of the next call, after ending the task when its budget is spent. */
+  async next(): Promise<LocalCall> {
+    if (this.used() >= this.placement.handOffAfterMs) await sleep(1);
+    return { handOffAfterMs: Math.max(this.placement.handOffAfterMs - this.used(), 0) };
+  }
+
+  /** Counts a local call that ended within its window. */
+  spend(ms: number): void {
+    this.usedMs = this.used() + ms;
+  }
+
+  private used(): number {
+    const { historyLength } = workflowInfo();
+    if (historyLength !== this.taskHistoryLength) {
+      this.taskHistoryLength = historyLength;
+      this.usedMs = 0;
+    }
+    return this.usedMs;
+  }
+}
+
+const budgets = new WeakMap<LocalPlacement, LocalBudget>();
+
+/** The run's budget: one per run's placement, shared by its model steps and tools. */
+export function localBudgetOf(placement: LocalPlacement): LocalBudget {
+  let budget = budgets.get(placement);
+  if (!budget) budgets.set(placement, (budget = new LocalBudget(placement)));
+  return budget;
+}
+
+/**
+ * The retry policy of a call's activity after its one local attempt: one attempt fewer. Calls
+ * allowed a single attempt never run locally (a crash in the window would run them again).
+ */
+export function retriesAfterLocal(retry: RetryPolicy): RetryPolicy {
+  const attempts = retry.maximumAttempts ?? 0;
+  return { ...retry, maximumAttempts: attempts > 1 ? attempts - 1 : attempts };
+}
+
+/** True when a policy allows a local attempt and a retry after it. */
+export function allowsLocalAttempt(retry: RetryPolicy): boolean {
+  return retry.maximumAttempts !== 1;
+}
+
+/**
  * Runs `call` as a local activity; on the agent's queue when this worker does not serve the agent.
- * A call that outlives its worker's hand-off window goes on in its process, and `adoptCall` waits
- * for it on that process's own queue, so the workflow task is free again. When that process is
- * lost (or the call failed and may be retried), the call runs on the agent's queue: at least once,
- * as an activity is.
+ * A call that outlives its window goes on in its process, and `adoptCall` waits for it on that
+ * process's own queue, so the workflow task is free again. A local attempt that failed, or whose
+ * process was lost, is retried on the agent's queue (where retries show as the activity's
+ * attempts): at least once, as an activity is.
  */
 export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
-  let outcome: R | HandedOff;
+  const finalTypes = call.finalErrorTypes ?? [];
+  let outcome: LocalOutcome<R>;
   try {
-    outcome = await call.here();
+    outcome = await call.here(await call.budget.next());
   } catch (error) {
-    if (!notServedHere(error)) throw error;
-    return await call.remote();
+    if (notServedHere(error)) return await call.remote();
+    if (!mayRetry(error, finalTypes)) throw error;
+    return await call.retried();
   }
-  if (!isHandedOff(outcome)) return outcome;
+  if (!isHandedOff(outcome)) {
+    call.budget.spend(outcome.ms);
+    return outcome.done;
+  }
   const { queue, key } = outcome.handedOff;
   const { summary, ...timeouts } = call.adopt;
   const adopter = proxyActivities<AgentActivities>({
@@ -57,13 +131,13 @@ export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
   try {
     return (await adopter.adoptCall.executeWithOptions({ summary }, [{ key }])) as R;
   } catch (error) {
-    if (!adoptionLost(error, call.finalErrorTypes ?? [])) throw error;
+    if (!mayRetry(error, finalTypes)) throw error;
   }
-  return await call.remote();
+  return await call.retried();
 }
 
-/** True when the call should run again on the agent's queue: its process was lost, or its failure may pass. */
-function adoptionLost(error: unknown, finalErrorTypes: readonly string[]): boolean {
+/** True when a failed local attempt (or its lost process) should be retried on the agent's queue. */
+function mayRetry(error: unknown, finalErrorTypes: readonly string[]): boolean {
   if (isCancellation(error)) return false;
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return true;
   const { type, nonRetryable } = error.cause;

@@ -1,8 +1,7 @@
 import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
 import type { AgentActivities, RunToolArgs, RunToolResult } from '../activities/types';
-import { agentNotServedHereType } from '../protocol/step-placement';
-import { runLocalFirst } from './local-first';
+import { allowsLocalAttempt, type LocalBudget, localBudgetOf, retriesAfterLocal, runLocalFirst } from './local-first';
 
 /**
  * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
@@ -15,13 +14,20 @@ export const defaultToolExecution = {
 
 type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
 
+/** The activities of one tool: on the agent's queue, and where the run places it locally, the local attempt and its retries. */
+interface ToolCallActivities {
+  remote: Activities;
+  local?: { here: Activities; retried: Activities; budget: LocalBudget };
+}
+
 /**
  * The `runTool` activity of each tool, with its own timeouts and retry policy (`toolOptions`) over
- * the defaults: a local activity when the run's worker serves the agent and the tool is one of the
- * agent's own and not `longRunning`, else an activity on the agent's queue.
+ * the defaults: a local activity first (see runLocalFirst) when the run's worker serves the agent
+ * and the tool is one of the agent's own, not `longRunning` and allowed more than one attempt;
+ * else an activity on the agent's queue.
  */
 export class ToolActivities {
-  private readonly byTool = new Map<string, { remote: Activities; local?: Activities }>();
+  private readonly byTool = new Map<string, ToolCallActivities>();
 
   constructor(
     private readonly spec: AgentSpec,
@@ -40,46 +46,48 @@ export class ToolActivities {
     if (!local || remote) return onQueue.runTool.executeWithOptions({ summary }, [args]);
     const own = this.spec.toolOptions?.[toolName] ?? {};
     return runLocalFirst({
-      here: () => local.runToolHere.executeWithOptions({ summary }, [args]),
+      here: (call) => local.here.runToolHere.executeWithOptions({ summary }, [args, call]),
       remote: () => onQueue.runTool.executeWithOptions({ summary }, [args]),
+      retried: () => local.retried.runTool.executeWithOptions({ summary }, [args]),
       adopt: {
         summary,
         startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
         heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
       },
+      budget: local.budget,
     });
   }
 
   /** The activities to run `toolName` with (proxies are made once per tool; making one records nothing). */
-  private of(toolName: string): { remote: Activities; local?: Activities } {
+  private of(toolName: string): ToolCallActivities {
     let activities = this.byTool.get(toolName);
-    if (!activities) {
-      const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
-      const startToCloseTimeout = own.timeout ?? this.spec.toolTimeout;
-      // Tool errors come back as results; retries cover only lost workers and timeouts.
-      const retry = { ...defaultToolExecution.retry, ...own.retry };
-      const cancellationType = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
-      activities = {
-        remote: proxyActivities<AgentActivities>({
-          taskQueue: this.taskQueue,
-          startToCloseTimeout,
-          heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
-          cancellationType,
-          retry,
-        }),
-        // An MCP server's tool (not among the agent's own) calls another server: it stays an activity.
-        ...(this.spec.localActivities && !own.longRunning && this.spec.toolNames.includes(toolName)
-          ? {
-              local: proxyLocalActivities<AgentActivities>({
-                startToCloseTimeout,
-                cancellationType,
-                retry: { ...retry, nonRetryableErrorTypes: [agentNotServedHereType] },
-              }),
-            }
-          : {}),
-      };
-      this.byTool.set(toolName, activities);
-    }
+    if (activities) return activities;
+    const own: ToolExecutionSettings = this.spec.toolOptions?.[toolName] ?? {};
+    const startToCloseTimeout = own.timeout ?? this.spec.toolTimeout;
+    // Tool errors come back as results; retries cover only lost workers and timeouts.
+    const retry = { ...defaultToolExecution.retry, ...own.retry };
+    const options = {
+      taskQueue: this.taskQueue,
+      startToCloseTimeout,
+      heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    };
+    const placement = this.spec.localActivities;
+    // An MCP server's tool (not among the agent's own) calls another server: it stays an activity.
+    const local =
+      placement && !own.longRunning && this.spec.toolNames.includes(toolName) && allowsLocalAttempt(retry)
+        ? {
+            here: proxyLocalActivities<AgentActivities>({
+              startToCloseTimeout,
+              cancellationType: options.cancellationType,
+              retry: { maximumAttempts: 1 },
+            }),
+            retried: proxyActivities<AgentActivities>({ ...options, retry: retriesAfterLocal(retry) }),
+            budget: localBudgetOf(placement),
+          }
+        : undefined;
+    activities = { remote: proxyActivities<AgentActivities>({ ...options, retry }), ...(local ? { local } : {}) };
+    this.byTool.set(toolName, activities);
     return activities;
   }
 }

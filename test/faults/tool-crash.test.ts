@@ -7,13 +7,17 @@ import { idempotencyKeyOf } from '../../src/activities/idempotency-key';
 import { AgentClient } from '../../src/client/agent-client';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
+import { wasHandedOff } from '../helpers/history';
 
-function startWorkerProcess(taskQueue: string, runsFile: string): Promise<ChildProcess> {
+function startWorkerProcess(taskQueue: string, runsFile: string, handOffMs?: number): Promise<ChildProcess> {
   // One node process (no wrapper), so the kill hits the worker itself and pids identify it.
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(__dirname, 'crash-worker-process.ts'), testAddress(), taskQueue, runsFile],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_OPTIONS: '', ...(handOffMs ? { CADRE_TEST_HAND_OFF_MS: String(handOffMs) } : {}) },
+    },
   );
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
@@ -33,18 +37,24 @@ function runsOf(file: string): Array<{ pid: number; key: string; at: number }> {
     });
 }
 
-describe('a tool whose worker is killed while it runs', () => {
+// Local tools: killed while the tool holds the workflow task (a long window), or after its hand-off.
+describe.each([
+  ['as an activity', undefined, false],
+  ['as a local activity, killed within the hand-off window', 8000, false],
+  ['as a local activity, killed after the hand-off', 500, true],
+] as const)('a tool run %s whose worker is killed while it runs', (placement, handOffMs, afterHandOff) => {
   it('runs again on the surviving worker with the same idempotency key, and the run completes', async () => {
     const taskQueue = `tool-crash-${randomUUID()}`;
     const runsFile = join(mkdtempSync(join(tmpdir(), 'cadre-')), 'runs');
     const workers = await Promise.all([
-      startWorkerProcess(taskQueue, runsFile),
-      startWorkerProcess(taskQueue, runsFile),
+      startWorkerProcess(taskQueue, runsFile, handOffMs),
+      startWorkerProcess(taskQueue, runsFile, handOffMs),
     ]);
     const client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue });
     try {
       const handle = await client.start('charger', { prompt: 'charge 42' });
       await waitFor(() => runsOf(runsFile).length === 1, 'the first run of the tool');
+      if (afterHandOff) await waitFor(() => wasHandedOff(client.client, handle.workflowId), 'the hand-off');
       const [first] = runsOf(runsFile);
       const victim = workers.find((worker) => worker.pid === first?.pid);
       victim?.kill('SIGKILL');
@@ -59,7 +69,7 @@ describe('a tool whose worker is killed while it runs', () => {
       expect(second?.key).toBe(first?.key);
       // Figures for the README, not assertions: timing depends on the machine.
       process.stdout.write(
-        `tool crash recovery: tool re-ran ${((rerunAt - killedAt) / 1000).toFixed(1)} s after the kill, ` +
+        `tool crash recovery (${placement}): tool re-ran ${((rerunAt - killedAt) / 1000).toFixed(1)} s after the kill, ` +
           `run completed ${((completedAt - killedAt) / 1000).toFixed(1)} s after it\n`,
       );
     } finally {

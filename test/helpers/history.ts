@@ -23,3 +23,11 @@ export function localActivityTypes(history: temporal.api.history.v1.IHistory, co
     return [converter.fromPayload<{ activity_type: string }>(marker.details?.data?.payloads?.[0] ?? {}).activity_type];
   });
 }
+
+/** True once a run's history has an `adoptCall` activity: a local call of the run was handed off. */
+export async function wasHandedOff(client: Client, workflowId: string): Promise<boolean> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).some(
+    (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'adoptCall',
+  );
+}

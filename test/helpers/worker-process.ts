@@ -5,7 +5,8 @@ import { createAgentWorker } from '../../src/worker/create-agent-worker';
 /**
  * The body of a worker that runs in its own process for a crash test: it serves `agents` on the
  * address and task queue the test passed, writes `ready` to stdout once it polls, and exits 1
- * with the error when it cannot start.
+ * with the error when it cannot start. With `CADRE_TEST_HAND_OFF_MS` set, it runs model steps and
+ * tools as local activities, handed off after that many milliseconds.
  */
 export function serveAgentsInThisProcess(
   address: string,
@@ -13,7 +14,15 @@ export function serveAgentsInThisProcess(
   agents: readonly AnyAgentDefinition[],
   models: ModelRegistry = new ModelRegistry(),
 ): void {
-  createAgentWorker({ agents, address, taskQueue, models, approvalSecret: false })
+  const handOffAfterMs = process.env.CADRE_TEST_HAND_OFF_MS;
+  createAgentWorker({
+    agents,
+    address,
+    taskQueue,
+    models,
+    approvalSecret: false,
+    ...(handOffAfterMs ? { localActivities: { handOffAfterMs: Number(handOffAfterMs) } } : {}),
+  })
     .then(async (worker) => {
       process.stdout.write('ready\n');
       await worker.run();

@@ -34,17 +34,17 @@ function pendingCall<T>() {
 const queue = 'agents/@this-process';
 
 describe('a local call and its hand-off', () => {
-  it('returns the call’s own result when it ends within the window, and keeps nothing', async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 60_000, adoptWithinMs: 60_000 });
-    const result = await calls.runHere(activityContext(true).context, async () => 'quick answer');
-    expect(result).toBe('quick answer');
+  it('returns the call’s own result and its time when it ends within the window, and keeps nothing', async () => {
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
+    const result = await calls.runHere(activityContext(true).context, 60_000, async () => 'quick answer');
+    expect(result).toEqual({ done: 'quick answer', ms: expect.any(Number) });
     expect(calls.size).toBe(0);
   });
 
   it('hands off a call that outlives the window; the adopter gets its result, and it ran once', async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 5, adoptWithinMs: 60_000 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const { call, body } = pendingCall<string>();
-    const handOff = await calls.runHere(activityContext(true).context, body);
+    const handOff = await calls.runHere(activityContext(true).context, 5, body);
     expect(isHandedOff(handOff)).toBe(true);
     const { handedOff } = handOff as HandedOff;
     expect(handedOff.queue).toBe(queue);
@@ -59,10 +59,11 @@ describe('a local call and its hand-off', () => {
   });
 
   it('passes a failure of the call after the hand-off to its adopter', async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 5, adoptWithinMs: 60_000 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     let fail: (error: Error) => void = () => undefined;
     const handOff = (await calls.runHere(
       activityContext(true).context,
+      5,
       () => new Promise((_, reject) => (fail = reject)),
     )) as HandedOff;
     fail(new Error('provider down'));
@@ -70,20 +71,20 @@ describe('a local call and its hand-off', () => {
   });
 
   it("aborts the call with the local activity's cancellation reason while it runs in the window", async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 60_000, adoptWithinMs: 60_000 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const local = activityContext(true);
     const { call, body } = pendingCall<string>();
-    const running = calls.runHere(local.context, body);
+    const running = calls.runHere(local.context, 60_000, body);
     local.cancel('cancelled by the workflow');
     await expect(running).rejects.toBe('cancelled by the workflow');
     expect(call.abortReason).toBe('cancelled by the workflow');
   });
 
   it("aborts a handed-off call with its adopter's cancellation, and the local activity's no longer reaches it", async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 5, adoptWithinMs: 60_000 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const local = activityContext(true);
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(local.context, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(local.context, 5, body)) as HandedOff;
     local.cancel('a stale cancellation');
     expect(call.abortReason).toBeUndefined();
     const adopter = activityContext(false);
@@ -94,9 +95,9 @@ describe('a local call and its hand-off', () => {
   });
 
   it('aborts a handed-off call that nobody adopts in time, and then knows no such call', async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 5, adoptWithinMs: 10 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 10 });
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(activityContext(true).context, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(activityContext(true).context, 5, body)) as HandedOff;
     while (call.abortReason === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(String(call.abortReason)).toContain('never adopted');
     const missing = calls.adopt(activityContext(false).context, handedOff.key);
@@ -105,9 +106,9 @@ describe('a local call and its hand-off', () => {
   });
 
   it('heartbeats from the adopter while it waits, so a lost process is found by its heartbeat timeout', async () => {
-    const calls = new InFlightCalls({ queue, handOffAfterMs: 5, adoptWithinMs: 60_000 });
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(activityContext(true).context, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(activityContext(true).context, 5, body)) as HandedOff;
     const adopter = activityContext(false);
     const adopted = calls.adopt(adopter.context, handedOff.key);
     while (adopter.heartbeats.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
