@@ -72,7 +72,7 @@ async function describeAgent(
       searchAttributes: deps.searchAttributes === true,
       signsApprovals: deps.signer !== undefined,
       ...fingerprintOf(deps, agent),
-      ...(local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {}),
+      ...placementOf(deps, local),
     };
     const agentSpecs = await reachableSpecs(deps, agent, local);
     return Object.keys(agentSpecs).length > 0 ? { ...spec, agentSpecs } : spec;
@@ -110,7 +110,7 @@ async function reachableSpecs(
           ...deps.agents.spec(agent),
           searchAttributes: deps.searchAttributes === true,
           ...fingerprintOf(deps, agent),
-          ...(local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {}),
+          ...placementOf(deps, local),
         };
       } catch {
         // Described by its own child run instead (see above).
@@ -138,6 +138,11 @@ function withAgentFingerprint(runModelStep: RunModelStep, deps: ActivityDependen
 }
 
 type RunModelStep = ReturnType<typeof createRunModelStep>;
+
+/** The spec's mark for a run described on its own worker, which places its calls locally (`AgentSpec.localActivities`). */
+function placementOf(deps: ActivityDependencies, local: boolean): Pick<AgentSpec, 'localActivities'> {
+  return local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {};
+}
 
 /** A call in this local activity, handed off to `adoptCall` when it outlives the worker's window. */
 function here<T>(

@@ -41,14 +41,14 @@ export interface ToolExecutionSettings {
   timeout?: string;
   /**
    * A worker that stops heartbeating this long is taken for dead and the call retried. Default
-   * `'4 seconds'`. Only for a `longRunning` tool, or one on a worker that does not run the workflow.
+   * `'4 seconds'`. For a tool run as an activity, and for a local one after its hand-off.
    */
   heartbeatTimeout?: string;
   /**
    * Runs the tool as its own Temporal activity on the agent's task queue, heartbeating, instead of
-   * a local activity in the workflow's worker. For a tool that takes longer than a few seconds (a
-   * build, a download, a slow API): a crash is then found within `heartbeatTimeout`, not the
-   * workflow task's timeout, and the workflow is not held while it runs. Default false.
+   * a local activity in the workflow's worker. For a tool that nearly always takes longer than the
+   * hand-off window (a build, a download): it skips the local attempt, and a crash is found within
+   * `heartbeatTimeout` rather than the workflow task's timeout. Default false.
    */
   longRunning?: boolean;
 }

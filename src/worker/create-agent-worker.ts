@@ -101,11 +101,12 @@ export interface AgentWorkerOptions {
   /**
    * Runs the model steps and tools of runs whose first workflow task this worker takes as local
    * activities, in this worker, instead of activities on `<taskQueue>/<agent>`: a step then costs a
-   * few milliseconds of Temporal instead of two server round trips. A local call holds its run's
-   * workflow task (queries, signals and cancellation wait), so one still running after
-   * `handOffAfterMs` is handed off: it goes on in this process, and an activity on this process's
-   * own queue waits for it. A `longRunning` tool, an MCP server's tool and a call a human approved
-   * stay activities (see docs/architecture.md, "The step"). Default false.
+   * few milliseconds of Temporal instead of two server round trips. Local calls hold their run's
+   * workflow task (queries, signals and cancellation wait), for at most `handOffAfterMs` of a task:
+   * a call still running then is handed off (it goes on in this process, and an activity on this
+   * process's own queue waits for it). A `longRunning` tool, an MCP server's tool, a call a human
+   * approved and a call allowed one attempt stay activities (see docs/architecture.md, "The
+   * step"). Default true; false runs every call as an activity on the agent's queue.
    */
   localActivities?: boolean | LocalActivityOptions;
 }
@@ -160,7 +161,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { connectionOptions, namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
-  const inFlight = inFlightCallsOf(options.localActivities, taskQueue);
+  const inFlight = inFlightCallsOf(options.localActivities ?? true, taskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const opened: { store?: ConversationStore } = {};
@@ -336,7 +337,10 @@ function withoutActivities<T extends { activities?: unknown }>(options: T): Omit
 const maxHandOffAfterMs = 8000;
 
 /** The process's hand-off registry when the worker runs local activities, with its own queue. */
-function inFlightCallsOf(setting: AgentWorkerOptions['localActivities'], taskQueue: string): InFlightCalls | undefined {
+function inFlightCallsOf(
+  setting: NonNullable<AgentWorkerOptions['localActivities']>,
+  taskQueue: string,
+): InFlightCalls | undefined {
   if (!setting) return undefined;
   const handOffAfterMs = (typeof setting === 'object' ? setting.handOffAfterMs : undefined) ?? 2000;
   if (!(handOffAfterMs > 0 && handOffAfterMs <= maxHandOffAfterMs)) {
