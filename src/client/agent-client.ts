@@ -319,12 +319,14 @@ export class AgentClient {
 
   private wrap<OUTPUT>(workflowId: string): AgentHandle<OUTPUT> {
     return new AgentHandle<OUTPUT>(
-      this.client,
+      {
+        client: this.client,
+        namespace: this.options.namespace ?? 'default',
+        store: this.store,
+        uiBaseUrl: this.options.uiUrl,
+        pricing: this.options.pricing,
+      },
       workflowId,
-      this.options.uiUrl,
-      this.options.namespace,
-      this.store,
-      this.options.pricing,
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelMessage } from 'ai';
-import { LazyStore } from './lazy-store';
+import { type LazyStore } from './lazy-store';
 import type { Pricing, TreeUsage, UsageTotals } from '../protocol/usage';
 import { readTreeUsage } from './tree-usage';
 import { readTurnUsage } from './turn-usage-breakdown';
@@ -31,21 +31,37 @@ import {
   type TranscriptPage,
 } from '../protocol/definitions';
 
-/** A backend's handle on one agent run, by workflow id; `OUTPUT` types `result().output` (from `start(definition)`). */
+/**
+ * What every handle of one `AgentClient` shares. Each field is required (an absent one is
+ * `undefined`), so a handle made from another one cannot drop a field unnoticed.
+ */
+export interface AgentHandleContext {
+  client: Client;
+  namespace: string;
+  /** The client's conversation store, opened on first use. */
+  store: LazyStore;
+  /** Web UI address, when known, for `uiUrl()`. */
+  uiBaseUrl: string | undefined;
+  /** Prices for `usage()` costs (`AgentClient.connect({ pricing })`). */
+  pricing: Pricing | undefined;
+}
+
+/**
+ * A backend's handle on one agent run, by workflow id; `OUTPUT` types `result().output` (from
+ * `start(definition)`). Made by `AgentClient` (`start`, `getHandle`) and by `fork()`.
+ */
 export class AgentHandle<OUTPUT = unknown> {
   private readonly handle: WorkflowHandle<typeof agentWorkflow>;
+  private readonly client: Client;
+  private readonly store: LazyStore;
 
   constructor(
-    private readonly client: Client,
+    private readonly context: AgentHandleContext,
     workflowId: string,
-    /** Web UI address, when known, for `uiUrl()`. */
-    private readonly uiBaseUrl?: string,
-    private readonly namespace = 'default',
-    private readonly store: LazyStore = new LazyStore(),
-    /** Prices for `usage()` costs (`AgentClient.connect({ pricing })`). */
-    private readonly pricing?: Pricing,
   ) {
-    this.handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
+    this.client = context.client;
+    this.store = context.store;
+    this.handle = context.client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   }
 
   /** The run's workflow id. */
@@ -77,7 +93,7 @@ export class AgentHandle<OUTPUT = unknown> {
    * per-step records (each completed step once). Costs use `pricing`, else the client's, else the agent's.
    */
   async usage(options: { pricing?: Pricing } = {}): Promise<TreeUsage> {
-    return await readTreeUsage(await this.store.get(), this.workflowId, options.pricing ?? this.pricing);
+    return await readTreeUsage(await this.store.get(), this.workflowId, options.pricing ?? this.context.pricing);
   }
 
   /**
@@ -86,7 +102,7 @@ export class AgentHandle<OUTPUT = unknown> {
    * of the run's step before them. Costs as for {@link usage}.
    */
   async turnUsage(options: { pricing?: Pricing } = {}): Promise<UsageTotals[]> {
-    return await readTurnUsage(await this.store.get(), this.workflowId, options.pricing ?? this.pricing);
+    return await readTurnUsage(await this.store.get(), this.workflowId, options.pricing ?? this.context.pricing);
   }
 
   /**
@@ -250,7 +266,7 @@ export class AgentHandle<OUTPUT = unknown> {
    */
   async fork(options: ForkOptions): Promise<AgentHandle> {
     const workflowId = await startFork(this.client, this.workflowId, this.store, options);
-    return new AgentHandle(this.client, workflowId, this.uiBaseUrl, this.namespace, this.store);
+    return new AgentHandle(this.context, workflowId);
   }
 
   /** Ends a session once its current activation settles. */
@@ -260,8 +276,9 @@ export class AgentHandle<OUTPUT = unknown> {
 
   /** Link to this run in Temporal UI, when the UI address is known. */
   uiUrl(): string | undefined {
-    if (!this.uiBaseUrl) return undefined;
-    return `${this.uiBaseUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(this.namespace)}/workflows/${encodeURIComponent(this.workflowId)}`;
+    const { uiBaseUrl, namespace } = this.context;
+    if (!uiBaseUrl) return undefined;
+    return `${uiBaseUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(this.workflowId)}`;
   }
 }
 

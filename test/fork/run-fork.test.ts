@@ -4,6 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { AgentHandle } from '../../src/client/agent-handle';
+import { AgentClient } from '../../src/client/agent-client';
 import { forkMemoKey } from '../../src/client/run-fork';
 import { forkCommand } from '../../src/cli/commands/fork';
 import { transcriptCommand } from '../../src/cli/commands/transcript';
@@ -125,6 +126,29 @@ describe('forking a run', () => {
       at: 2,
     });
     await Promise.all([original.end(), fork.end()]);
+  });
+
+  it("keeps the client's prices on the forked run's handle, so its usage() is costed", async () => {
+    const pricing = { 'agent:brancher': { inputPerMTok: 1, outputPerMTok: 4 } };
+    const priced = await AgentClient.connect({
+      address: testAddress(),
+      namespace: testNamespace(),
+      taskQueue: env.worker.taskQueue,
+      store: env.worker.store,
+      pricing,
+    });
+    try {
+      const original = priced.getHandle((await twoTurns()).workflowId);
+      const fork = await original.fork({ at: { step: 1 }, prompt: 'what is my name?' });
+      await settledTurn(fork, 1);
+      const usage = await fork.usage();
+      expect(usage.total.modelCalls).toBe(1);
+      expect(usage.unpricedRoutes).toBeUndefined();
+      expect(usage.total.costUsd).toBeGreaterThan(0);
+      await Promise.all([original.end(), fork.end()]);
+    } finally {
+      await priced.close();
+    }
   });
 
   it('forks a fork, and the transcript says where each branched', async () => {

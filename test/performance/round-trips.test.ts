@@ -5,12 +5,20 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentHandle } from '../../src/client/agent-handle';
+import { LazyStore } from '../../src/client/lazy-store';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 import { localActivityTypes } from '../helpers/history';
 import { agentStatusKey } from '../../src/protocol/search-attributes';
 import { agentWorkflowType } from '../../src/protocol/definitions';
+
+/** A handle that goes through `client` (one that counts its calls), as `AgentClient` would make it. */
+const handleOn = (client: Client, workflowId: string) =>
+  new AgentHandle(
+    { client, namespace: 'default', store: new LazyStore(), uiBaseUrl: undefined, pricing: undefined },
+    workflowId,
+  );
 
 const delegate = (task: string) => ({ toolCalls: [{ toolName: 'down', input: { task }, toolCallId: 'down-call' }] });
 
@@ -146,7 +154,7 @@ describe('round trips of subagents and approvals', () => {
   it('routes an approval two levels down by its id with one update and no query of the tree', async () => {
     const started = await env.client.start('rt-top', { prompt: 'go', workflowId: 'rt-route' });
     await waitFor(async () => (await started.pendingApprovals()).length === 1, 'approval two levels down');
-    const handle = new AgentHandle(countingClient, 'rt-route');
+    const handle = handleOn(countingClient, 'rt-route');
     counted.queries = 0;
     counted.updates = 0;
     await handle.approve('down-1/down-1:approval-1-1', { by: 'root-operator' });
@@ -170,7 +178,7 @@ describe('round trips of subagents and approvals', () => {
   it('answers a decided approval of a grandchild with its exact message, and an unknown one too', async () => {
     const started = await env.client.start('rt-top', { prompt: 'go', workflowId: 'rt-decided' });
     await waitFor(async () => (await started.pendingApprovals()).length === 1, 'approval two levels down');
-    const handle = new AgentHandle(countingClient, 'rt-decided');
+    const handle = handleOn(countingClient, 'rt-decided');
     await handle.deny('down-1/down-1:approval-1-1', { by: 'first' });
     await expect(handle.approve('down-1/down-1:approval-1-1')).rejects.toMatchObject({
       type: 'ApprovalAlreadyDecided',
