@@ -1,14 +1,13 @@
 /**
- * `cadre`: defining agents, and the types every other entry point shares. It loads no Temporal
- * worker or client code. Backends import `cadre/client`, workers `cadre/worker`, other-language
- * integrations read `cadre/workflows`, tests use `cadre/testing`.
+ * `cadre`: defining agents, and the types every other entry point shares (runs, events, approvals,
+ * usage, the store). It loads no Temporal worker or client code. Backends import `cadre/client`,
+ * workers `cadre/worker`, other-language integrations read `cadre/workflows`, tests use
+ * `cadre/testing`, the chat backend `cadre/chat`, encryption and its codec server `cadre/codec`.
  */
 import './peers/assert-peers';
-export { defineAgent, ModelRegistry, DemoModel, demoLabel } from './agents';
-export { demoRoute } from './agents/model-registry';
+export { defineAgent, ModelRegistry, DemoModel } from './agents';
 export type {
   AgentDefinition,
-  AgentSpec,
   ModelCallSettings,
   ModelRetrySettings,
   ModelFactory,
@@ -46,14 +45,11 @@ export type {
   AgentRunResult,
   AgentStatus,
   AgentStatusReport,
-  AgentWorkflowInput,
   StopReason,
-  SubagentSettlement,
   TranscriptPage,
 } from './protocol/definitions';
 export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
 export type { RunBuildReport } from './protocol/run-build';
-export { buildMoveRefusals, type BuildMoveInput } from './protocol/build-move';
 export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
 export type {
   ApprovalCancellation,
@@ -65,18 +61,6 @@ export type {
 } from './protocol/approval-types';
 export type { ChildRun } from './protocol/state-snapshot';
 export type { AwaitedToolCall, ToolResultSubmission } from './protocol/client-tool-types';
-export { toolResultRefusals } from './protocol/client-tool-types';
-export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './client/tree-stream';
-export type {
-  AgentClientOptions,
-  AgentReference,
-  CallOptionsOfAgent,
-  OutputOfAgent,
-  StartAgentOptions,
-} from './client/agent-client';
-export type { AgentPrompt } from './client/prompt-input';
-export type { ForkMemo, ForkOptions } from './client/run-fork';
-export type { ForkAt } from './client/fork-point';
 export type { WhileRunning } from './protocol/while-running';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
@@ -84,13 +68,6 @@ export type { TokenUsage } from './protocol/token-usage';
 export type { AgentBudget, ModelPricing, Pricing, TreeUsage, UsageTotals } from './protocol/usage';
 export { treeUsageOf } from './protocol/usage';
 export type { ContextWindowSettings } from './agents/context-window-settings';
-export {
-  estimateTokens,
-  summaryPrefix,
-  droppedMessagesNote,
-  type ContextCompaction,
-  type ContextWindowStrategy,
-} from './protocol/context-window';
-export type { TranscriptOptions, TranscriptView } from './client/model-view';
+export { estimateTokens, type ContextCompaction, type ContextWindowStrategy } from './protocol/context-window';
 export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage, StoreBatch } from './store';
 export type { AgentTelemetry, ContentRecording } from './telemetry';

@@ -16,6 +16,8 @@ import { limitToolOutput, type ToolOutputLimits, toToolOutput } from './tool-out
 import { type DurableToolExecutionOptions, toolIdempotencyKey } from './idempotency-key';
 import type { RunToolArgs, RunToolResult } from './types';
 import type { ActivityAttempt } from './in-flight-calls';
+import { startsFirst } from './at-most-once';
+import { interruptedToolOutput } from '../protocol/interrupted-call';
 
 /**
  * Builds `runTool`: runs one tool call; a thrown error becomes an error result for the model.
@@ -82,11 +84,16 @@ async function runToolAttempt(
   const readsMessages =
     (args.revalidate && policyReadsMessages(settings.toolApproval, tools, args.toolName)) || asksForOptions(tool);
   const messages = readsMessages ? await deps.conversations.read(conversation, args.promptLength) : undefined;
+  // An at-most-once call marks its start first (a failed mark retries the attempt before anything ran);
+  // an earlier attempt's mark means it may have taken effect, so it does not run again.
+  const first =
+    definition.toolOptions?.[args.toolName]?.atMostOnce !== true || (await startsFirst(deps.conversations, args));
   let output: ToolResultPart['output'];
   try {
-    output =
-      (args.revalidate ? await revalidateApprovedCall(settings, args, tools, messages ?? []) : undefined) ??
-      (await execute(tool, args, messages, context));
+    output = !first
+      ? interruptedToolOutput(args.toolName, args.input)
+      : ((args.revalidate ? await revalidateApprovedCall(settings, args, tools, messages ?? []) : undefined) ??
+        (await execute(tool, args, messages, context)));
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
     // The MCP connection failed, not the tool: this attempt fails, and the retry reconnects.

@@ -32,7 +32,8 @@ export interface ModelRetrySettings {
 
 /**
  * How one tool's activity runs (Temporal durations such as `'30 seconds'`). Tools are
- * at-least-once: a retry after a lost worker runs `execute` again with the same idempotency key.
+ * at-least-once by default: a retry after a lost worker runs `execute` again with the same
+ * idempotency key. `atMostOnce` makes one at-most-once.
  */
 export interface ToolExecutionSettings {
   /** Retries after a lost worker or a timeout (a thrown error is a result, never retried). Default 3 attempts, 1 s then doubling. */
@@ -51,6 +52,14 @@ export interface ToolExecutionSettings {
    * `heartbeatTimeout` rather than the workflow task's timeout. Default false.
    */
   longRunning?: boolean;
+  /**
+   * The tool's `execute` starts at most once per call, for effects no idempotency key can guard (a
+   * payment through a provider without one, an email, a shell command). Cadre records that the call
+   * started before it calls `execute`; a call whose worker was lost, or that timed out, is not run
+   * again: the model gets an error result saying the call was interrupted and its effect is unknown.
+   * Default false (at least once).
+   */
+  atMostOnce?: boolean;
 }
 
 /**

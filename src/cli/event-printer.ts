@@ -1,3 +1,4 @@
+import { interruptedEffectUnknown } from '../protocol/interrupted-call';
 import type { AgentEvent } from '../protocol/agent-events';
 import { oneLine, previewValue } from '../protocol/text-preview';
 
@@ -25,9 +26,7 @@ export function describeEvent(event: AgentEvent): string[] {
     case 'tool-call':
       return [`${pad}-> ${event.toolName}(${cut(event.input, 100)})`];
     case 'tool-result':
-      return [
-        `${pad}<- ${event.toolName}${event.outputType.startsWith('error') ? ' (error)' : event.outputType === 'execution-denied' ? ' (denied)' : ''}: ${cut(event.preview)}`,
-      ];
+      return [`${pad}<- ${event.toolName}${resultLabel(event.outputType, event.preview)}: ${cut(event.preview)}`];
     case 'approval-requested':
       return [
         `${pad}? approval requested: ${event.approvalId} ${event.toolName}(${cut(event.input, 100)})${event.reason ? ` (${event.reason})` : ''}`,
@@ -58,4 +57,11 @@ export function describeEvent(event: AgentEvent): string[] {
     default:
       return [];
   }
+}
+
+/** How a tool result's line is marked: an at-most-once call cut off, an error, a denial, or nothing. */
+function resultLabel(outputType: string, preview: string): string {
+  if (preview.startsWith(interruptedEffectUnknown)) return ' (interrupted, effect unknown)';
+  if (outputType.startsWith('error')) return ' (error)';
+  return outputType === 'execution-denied' ? ' (denied)' : '';
 }

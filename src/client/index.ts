@@ -44,15 +44,4 @@ export {
 export { TemporalUnreachableError } from './temporal-unreachable';
 export { closableConnectionInterceptors, closableConnectionPlugin } from './closed-connection';
 export { CadreError, ConfigurationError } from '../errors';
-export type * from '../index';
-export {
-  EncryptionCodec,
-  PayloadDecryptionError,
-  encryptedDataConverter,
-  parsePayloadKeys,
-  type PayloadKey,
-  type PayloadKeysInput,
-} from '../codec';
-export { createCodecServer, type CodecServer, type CodecServerOptions, type CodecUser } from '../codec/codec-server';
-export { startCodecServer, type CodecHttpServer, type CodecHttpServerOptions } from '../codec/codec-http-server';
-export type { AgentTelemetry } from '../telemetry';
+export type { TranscriptOptions, TranscriptView } from './model-view';

@@ -1,12 +1,11 @@
 /**
- * The payload codec: AES-256-GCM encryption of every payload by key id. It runs wherever payloads
- * cross to or from Temporal (workers, clients, the codec server), never inside the workflow sandbox.
+ * `cadre/codec`: encryption of every payload (AES-256-GCM by key id), for workers and clients
+ * (`encryptedDataConverter`), and the codec server that lets Temporal UI and the CLI show them.
+ * It runs wherever payloads cross to or from Temporal, never inside the workflow sandbox.
  */
-export {
-  EncryptionCodec,
-  PayloadDecryptionError,
-  encryptedEncoding,
-  encryptionKeyIdMetadata,
-} from './encryption-codec';
-export { encryptedDataConverter, encryptedFailureConverterPath, dataConverterFromEnvironment } from './data-converter';
-export { parsePayloadKeys, payloadKeysFromEnvironment, type PayloadKey, type PayloadKeysInput } from './payload-keys';
+import '../peers/assert-peers';
+export { EncryptionCodec, PayloadDecryptionError } from './encryption-codec';
+export { encryptedDataConverter, encryptedFailureConverterPath } from './data-converter';
+export { parsePayloadKeys, type PayloadKey, type PayloadKeysInput } from './payload-keys';
+export { createCodecServer, type CodecServer, type CodecServerOptions, type CodecUser } from './codec-server';
+export { startCodecServer, type CodecHttpServer, type CodecHttpServerOptions } from './codec-http-server';

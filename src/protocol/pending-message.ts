@@ -44,6 +44,11 @@ export function toolOutputKey(toolCallId: string): string {
   return `tool:${toolCallId}`;
 }
 
+/** Store key of the mark an at-most-once tool call records before its `execute` starts (see `atMostOnce`). */
+export function toolStartKey(toolCallId: string): string {
+  return `tool-start:${toolCallId}`;
+}
+
 /** Store key of a model step's response as the provider sent it (reused by a retried step). */
 export function modelResponseKey(step: number, promptLength: number): string {
   return `model:${step}:${promptLength}`;

@@ -4,13 +4,12 @@
  */
 import '../peers/assert-peers';
 export { createAgentWorker, defaultTaskQueue } from './create-agent-worker';
-export type { AgentWorker, AgentWorkerOptions } from './create-agent-worker';
+export type { AgentWorker, AgentWorkerOptions, LocalActivityOptions } from './create-agent-worker';
 export { workerLogger } from './worker-logger';
 export type { AgentWorkerDeployment, ResolvedDeployment } from './worker-deployment';
 export { agentFingerprint } from '../agents/agent-fingerprint';
-export { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 export { AgentRegistry } from '../agents/agent-registry';
-export { defineAgent, ModelRegistry, DemoModel } from '../agents';
+export { agentBundlerOptions, agentWorkflowsPath } from './workflow-bundle-options';
 export { startDevServer, registerSearchAttributes } from '../server';
 export type { DevServer, DevServerOptions } from '../server';
 export {
@@ -22,8 +21,6 @@ export {
   StoreUnavailableError,
   StoreConsistencyError,
 } from '../store';
-export { agentTaskQueue } from '../protocol/task-queues';
-export { encryptedDataConverter, encryptedFailureConverterPath, parsePayloadKeys, type PayloadKey } from '../codec';
 export {
   otlpTelemetryFromEnv,
   telemetryWorkflowModules,
@@ -31,4 +28,3 @@ export {
   type ContentRecording,
   type OtlpTelemetry,
 } from '../telemetry';
-export type { ModelPricing, Pricing } from '../protocol/usage';

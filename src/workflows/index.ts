@@ -1,6 +1,6 @@
 /**
  * `cadre/workflows`: the agent workflows (bundled by the worker; sandbox-safe) and every name a
- * client in any language needs: their types, signals, queries, the updates and search attributes.
+ * client in any language needs: their types, every signal, query and update, and the search attributes.
  * Only `agentWorkflow` is a function here: the worker registers every exported function as a
  * workflow.
  */
@@ -20,6 +20,7 @@ export {
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
+  submitMessageUpdate,
   submitToolResultUpdate,
   type AgentMode,
   type AgentRunResult,
@@ -39,3 +40,5 @@ export {
   pendingApprovalsKey,
   rootWorkflowIdKey,
 } from '../protocol/search-attributes';
+export { toolResultRefusals, type AwaitedToolCall, type ToolResultSubmission } from '../protocol/client-tool-types';
+export type { BuildMoveInput } from '../protocol/build-move';

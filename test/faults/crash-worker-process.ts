@@ -1,7 +1,8 @@
 /**
- * A worker in its own process for the tool crash test: serves one agent whose `charge` tool
- * appends `<pid> <idempotency key> <epoch ms>` to RUNS_FILE when it starts. The first run then
- * hangs (the test kills its worker); any later run returns at once.
+ * A worker in its own process for the tool crash tests: serves agents whose `charge` tool appends
+ * `<pid> <idempotency key> <epoch ms>` to RUNS_FILE when it starts. The first run then hangs (the
+ * test kills its worker); any later run returns at once. `charger` runs it at least once (the
+ * default); `once-charger` at most once; `approved-once-charger` at most once, after an approval.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { tool } from 'ai';
@@ -26,10 +27,16 @@ const charge = tool({
   },
 });
 
+const chargeCall = { toolCalls: [{ toolName: 'charge', input: { amount: 42 }, toolCallId: 'charge-1' }] };
+const once = { charge: { atMostOnce: true } };
+
 serveAgentsInThisProcess(address, taskQueue, [
+  defineAgent({ name: 'charger', model: reactiveModel(chargeCall), tools: { charge } }),
+  defineAgent({ name: 'once-charger', model: reactiveModel(chargeCall), tools: { charge }, toolOptions: once }),
   defineAgent({
-    name: 'charger',
-    model: reactiveModel({ toolCalls: [{ toolName: 'charge', input: { amount: 42 }, toolCallId: 'charge-1' }] }),
-    tools: { charge },
+    name: 'approved-once-charger',
+    model: reactiveModel(chargeCall),
+    tools: { charge: { ...charge, needsApproval: true } },
+    toolOptions: once,
   }),
 ]);

@@ -8,7 +8,7 @@ import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { wasHandedOff } from '../helpers/history';
 
-function startWorkerProcess(taskQueue: string, logFile: string, handOffMs?: number): Promise<ChildProcess> {
+function startWorkerProcess(taskQueue: string, logFile: string, handOffMs?: number | 'off'): Promise<ChildProcess> {
   // One node process (no wrapper), so the kill hits the worker itself and pids identify it.
   const child = spawn(
     process.execPath,
@@ -36,7 +36,7 @@ function logOf(file: string): string[][] {
 
 // Local steps: killed while the step holds the workflow task (a long window), or after its hand-off.
 const placements = [
-  ['run as activities', undefined, false],
+  ['run as activities', 'off', false],
   ['run as local activities, killed within the hand-off window', 8000, false],
   ['run as local activities, killed after the hand-off', 500, true],
 ] as const;

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { idempotencyKeyOf } from '../../src/activities/idempotency-key';
+import { interruptedToolOutput } from '../../src/protocol/interrupted-call';
 import { AgentClient } from '../../src/client/agent-client';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { wasHandedOff } from '../helpers/history';
 
-function startWorkerProcess(taskQueue: string, runsFile: string, handOffMs?: number): Promise<ChildProcess> {
+function startWorkerProcess(taskQueue: string, runsFile: string, handOffMs?: number | 'off'): Promise<ChildProcess> {
   // One node process (no wrapper), so the kill hits the worker itself and pids identify it.
   const child = spawn(
     process.execPath,
@@ -39,7 +40,7 @@ function runsOf(file: string): Array<{ pid: number; key: string; at: number }> {
 
 // Local tools: killed while the tool holds the workflow task (a long window), or after its hand-off.
 describe.each([
-  ['as an activity', undefined, false],
+  ['as an activity', 'off', false],
   ['as a local activity, killed within the hand-off window', 8000, false],
   ['as a local activity, killed after the hand-off', 500, true],
 ] as const)('a tool run %s whose worker is killed while it runs', (placement, handOffMs, afterHandOff) => {
@@ -76,6 +77,59 @@ describe.each([
       for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
       await client.close();
     }
+  }, 120_000);
+});
+
+describe.each([
+  ['as an activity', 'off'],
+  ['as a local activity', undefined],
+] as const)('an at-most-once tool run %s whose worker is killed while it runs', (_, handOffMs) => {
+  async function killedMidCharge(agent: string, approve: boolean) {
+    const taskQueue = `once-crash-${randomUUID()}`;
+    const runsFile = join(mkdtempSync(join(tmpdir(), 'cadre-')), 'runs');
+    const workers = await Promise.all([
+      startWorkerProcess(taskQueue, runsFile, handOffMs),
+      startWorkerProcess(taskQueue, runsFile, handOffMs),
+    ]);
+    const client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue });
+    try {
+      const handle = await client.start(agent, { prompt: 'charge 42' });
+      if (approve) {
+        await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'the approval request');
+        await handle.approve((await handle.pendingApprovals())[0]?.approvalId ?? '');
+      }
+      await waitFor(() => runsOf(runsFile).length === 1, 'the tool to start');
+      workers.find((worker) => worker.pid === runsOf(runsFile)[0]?.pid)?.kill('SIGKILL');
+      expect((await handle.result()).text).toBe('done');
+      const { messages } = await handle.transcript();
+      return { runs: runsOf(runsFile), toolMessage: messages.find((message) => message.role === 'tool') };
+    } finally {
+      for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+      await client.close();
+    }
+  }
+
+  const interrupted = {
+    type: 'tool-result',
+    toolCallId: 'charge-1',
+    toolName: 'charge',
+    output: interruptedToolOutput('charge', { amount: 42 }),
+  };
+
+  it('never starts it twice, and the model gets the interrupted result, effect unknown', async () => {
+    const { runs, toolMessage } = await killedMidCharge('once-charger', false);
+    expect(runs).toHaveLength(1);
+    expect(toolMessage?.content).toEqual([interrupted]);
+  }, 120_000);
+
+  it('never starts it twice after an approval, and does not ask again', async () => {
+    const { runs, toolMessage } = await killedMidCharge('approved-once-charger', true);
+    expect(runs).toHaveLength(1);
+    // The one approval given, then the interrupted result: no second approval was asked for.
+    expect(toolMessage?.content).toEqual([
+      { type: 'tool-approval-response', approvalId: 'approval-1-1', approved: true },
+      interrupted,
+    ]);
   }, 120_000);
 });
 

@@ -5,8 +5,8 @@ import { createAgentWorker } from '../../src/worker/create-agent-worker';
 /**
  * The body of a worker that runs in its own process for a crash test: it serves `agents` on the
  * address and task queue the test passed, writes `ready` to stdout once it polls, and exits 1
- * with the error when it cannot start. With `CADRE_TEST_HAND_OFF_MS` set, it runs model steps and
- * tools as local activities, handed off after that many milliseconds.
+ * with the error when it cannot start. `CADRE_TEST_HAND_OFF_MS` sets the local calls' hand-off
+ * window in milliseconds, or with `off` runs every call as an activity.
  */
 export function serveAgentsInThisProcess(
   address: string,
@@ -21,7 +21,11 @@ export function serveAgentsInThisProcess(
     taskQueue,
     models,
     approvalSecret: false,
-    ...(handOffAfterMs ? { localActivities: { handOffAfterMs: Number(handOffAfterMs) } } : {}),
+    ...(handOffAfterMs === 'off'
+      ? { localActivities: false }
+      : handOffAfterMs
+        ? { localActivities: { handOffAfterMs: Number(handOffAfterMs) } }
+        : {}),
   })
     .then(async (worker) => {
       process.stdout.write('ready\n');
