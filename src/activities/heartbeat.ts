@@ -8,7 +8,11 @@ import type { ActivityAttempt } from './in-flight-calls';
  * heartbeats (the worker cancels it directly, and the workflow task times out for a dead worker).
  */
 export function keepHeartbeating(context: ActivityAttempt, details: unknown): () => void {
-  if (context.info.isLocal) return () => undefined;
+  if (context.info.isLocal) {
+    // A local call's progress waits for the activity that may adopt it (see InFlightCalls).
+    context.reportProgress?.(details);
+    return () => undefined;
+  }
   const timer = setInterval(
     () => context.heartbeat(typeof details === 'function' ? (details as () => unknown)() : details),
     1000,

@@ -8,7 +8,10 @@ import { keepHeartbeating } from './heartbeat';
  * its heartbeat. A `Context` is one; a call that moves from a local activity to `adoptCall` gets
  * one that follows it (see {@link InFlightCalls}).
  */
-export type ActivityAttempt = Pick<Context, 'info' | 'cancellationSignal' | 'heartbeat'>;
+export type ActivityAttempt = Pick<Context, 'info' | 'cancellationSignal' | 'heartbeat'> & {
+  /** A local call's heartbeat details (it does not heartbeat): the activity that adopts it heartbeats them. */
+  reportProgress?: (details: unknown) => void;
+};
 
 /** How a worker process hands off its local calls (see `AgentWorkerOptions.localActivities`). */
 export interface InFlightCallsOptions {
@@ -26,6 +29,8 @@ interface InFlight {
   controller: AbortController;
   /** Stops forwarding the owning activity's cancellation. */
   release: () => void;
+  /** The call's heartbeat details, or a function giving the latest (see `keepHeartbeating`). */
+  progress?: unknown;
   expiry?: ReturnType<typeof setTimeout>;
 }
 
@@ -89,7 +94,9 @@ export class InFlightCalls {
     this.calls.delete(key);
     clearTimeout(call.expiry);
     this.own(call, context);
-    const stopHeartbeat = keepHeartbeating(context, undefined);
+    const stopHeartbeat = keepHeartbeating(context, () =>
+      typeof call.progress === 'function' ? (call.progress as () => unknown)() : call.progress,
+    );
     try {
       return await call.promise;
     } finally {
@@ -112,6 +119,7 @@ export class InFlightCalls {
       info: context.info,
       cancellationSignal: controller.signal,
       heartbeat: () => undefined,
+      reportProgress: (details) => (call.progress = details),
     };
     call.promise = body(attempt);
     // Between hand-off and adoption nobody awaits it: a failure then waits for the adopter.

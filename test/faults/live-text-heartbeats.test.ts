@@ -6,16 +6,22 @@ const words = 'Heartbeats carry a marker only.'.split(' ');
 let finished = false;
 
 /** A model that pauses 1.5 s after each word, like a slow provider: periodic heartbeats fall between its deltas. */
-const slowModel = slowStreamingModel(
-  words.map((word) => `${word} `),
-  1_500,
-  () => (finished = true),
-);
+const slowModel = () =>
+  slowStreamingModel(
+    words.map((word) => `${word} `),
+    1_500,
+    () => (finished = true),
+  );
 
-describe('heartbeats of a streaming model step', () => {
+// A local step outlives its 2 s window: the activity that adopts it heartbeats the step's progress.
+describe.each([
+  ['run as an activity', 'runModelStep', false],
+  ['run locally, then handed off', 'adoptCall', true],
+] as const)('heartbeats of a streaming model step %s', (_, activityType, localActivities) => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel })]);
+    finished = false;
+    env = await startAgentTestEnv([defineAgent({ name: 'narrator', model: slowModel() })], { localActivities });
   });
   afterAll(async () => {
     await env.stop();
@@ -29,7 +35,7 @@ describe('heartbeats of a streaming model step', () => {
     while (!finished) {
       const description = await workflow.describe();
       const step = (description.raw.pendingActivities ?? []).find(
-        (activity) => activity.activityType?.name === 'runModelStep',
+        (activity) => activity.activityType?.name === activityType,
       );
       const payload = step?.heartbeatDetails?.payloads?.[0];
       if (payload) seen.push(converter.fromPayload(payload));
