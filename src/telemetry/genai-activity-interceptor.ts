@@ -160,7 +160,8 @@ export class GenAiActivityInterceptor implements ActivityInboundCallsInterceptor
     try {
       const value = await outcome;
       if (mayHandOff && isHandedOff(value) && handedOffCall(value)) return value;
-      succeeded(span, value, seconds());
+      // A local call (`...Here`) that ended in its window returns `{ done, ms }`.
+      succeeded(span, mayHandOff && isLocalDone(value) ? value.done : value, seconds());
       span.end();
       return value;
     } catch (error) {
@@ -172,6 +173,10 @@ export class GenAiActivityInterceptor implements ActivityInboundCallsInterceptor
       throw error;
     }
   }
+}
+
+function isLocalDone(value: unknown): value is { done: unknown; ms: number } {
+  return typeof value === 'object' && value !== null && 'done' in value && 'ms' in value;
 }
 
 /** `provider` and `model` of a route such as `openai:gpt-5-mini` (a route without a colon is its own model). */
