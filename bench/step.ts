@@ -56,7 +56,7 @@ interface Trial {
   bytes: number;
 }
 
-/** Cadre's agent on a worker of its own: as it runs by default (local activities), or with `localActivities: false` (activities, as Cadre ran before). */
+/** Cadre's agent on a worker of its own: as it runs by default (activities), or with `localActivities: true` (local model steps and tools). */
 async function cadreSystem(server: BenchServer, name: string, localActivities: boolean) {
   const taskQueue = `step-${name}-${randomUUID()}`;
   const agents = [stepAgent('step-fast', 0), stepAgent('step-slow', slowModelMs)];
@@ -145,19 +145,19 @@ function perStep(trial: Trial) {
 }
 
 /**
- * `npm run bench -- step`: the wall time of an agent step, Cadre (by default, and with activities only)
+ * `npm run bench -- step`: the wall time of an agent step, Cadre (by default, and with local activities)
  * against the bare activity floor and the limit (bare local activities), on the dev server with
  * eager activity dispatch off and on. Trials interleave the systems.
  */
 export async function stepBench(): Promise<void> {
   for (const { server: serverName, dynamicConfig } of configurations) {
     await withBenchServer(async (server) => {
-      const cadre = await cadreSystem(server, 'cadre', true);
-      const activities = await cadreSystem(server, 'cadre-activities', false);
+      const cadre = await cadreSystem(server, 'cadre', false);
+      const local = await cadreSystem(server, 'cadre-local', true);
       const bare = await bareSystems(server);
       const systems = [
         { system: cadre.system, client: cadre.client },
-        { system: activities.system, client: activities.client },
+        { system: local.system, client: local.client },
         ...bare.systems.map((system) => ({ system, client: bare.client })),
       ];
       try {
@@ -198,7 +198,7 @@ export async function stepBench(): Promise<void> {
         }
       } finally {
         await cadre.close();
-        await activities.close();
+        await local.close();
         await bare.close();
       }
     }, dynamicConfig);

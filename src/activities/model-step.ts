@@ -48,7 +48,7 @@ export function createRunModelStep(deps: ActivityDependencies) {
   ): Promise<RunModelStepResult> {
     const live = new LiveWriter(
       deps.conversations.store.liveDeltas,
-      { workflowId: args.workflowId, step: args.step, attempt: context.info.attempt },
+      { workflowId: args.workflowId, step: args.step, attempt: context.info.attempt + (args.attemptsBefore ?? 0) },
       deps.liveIntervalMs,
     );
     const stopHeartbeat = keepHeartbeating(context, () => live.progress());

@@ -56,12 +56,12 @@ export function toModelStepFailure(error: unknown, route: string, attempt?: Step
 export function modelCallFailure(
   error: unknown,
   context: ActivityAttempt,
-  args: { modelRoute: string; maximumAttempts?: number },
+  args: { modelRoute: string; maximumAttempts?: number; attemptsBefore?: number },
 ): unknown {
   if (error instanceof ApplicationFailure) return error;
   if (context.cancellationSignal.aborted) return context.cancellationSignal.reason ?? error;
   return toModelStepFailure(error, args.modelRoute, {
-    attempt: context.info.attempt,
+    attempt: context.info.attempt + (args.attemptsBefore ?? 0),
     maximumAttempts: args.maximumAttempts,
   });
 }

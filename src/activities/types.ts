@@ -66,6 +66,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   transcriptLength: number;
   /** Attempts the step's retry policy allows, so the last failure says so instead of promising a retry. */
   maximumAttempts?: number;
+  /** Attempts made before this activity's first (its local attempt): its attempt numbers go on from there. */
+  attemptsBefore?: number;
   /** Conversation index where the activation began: its steps are the `steps` of `stopWhen` and `prepareStep`. */
   activationStart?: number;
   /** Steps the activation has taken before this one. */

@@ -106,7 +106,9 @@ export interface AgentWorkerOptions {
    * a call still running then is handed off (it goes on in this process, and an activity on this
    * process's own queue waits for it). A `longRunning` tool, an MCP server's tool, a call a human
    * approved and a call allowed one attempt stay activities (see docs/architecture.md, "The
-   * step"). Default true; false runs every call as an activity on the agent's queue.
+   * step"). Default false (every call an activity on the agent's queue) in this release: runs then
+   * keep steering at every step, live text from a step's first token and retries as activity
+   * attempts; `true` (or `{ handOffAfterMs }`) takes a step from two round trips to milliseconds.
    */
   localActivities?: boolean | LocalActivityOptions;
 }
@@ -161,7 +163,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { connectionOptions, namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
-  const inFlight = inFlightCallsOf(options.localActivities ?? true, taskQueue);
+  const inFlight = inFlightCallsOf(options.localActivities ?? false, taskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const opened: { store?: ConversationStore } = {};

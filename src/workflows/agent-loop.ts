@@ -86,7 +86,7 @@ export class AgentLoop {
     return runLocalFirst({
       here: (call) => localModel.here.runModelStepHere.executeWithOptions({ summary }, [args, call]),
       remote,
-      retried: () => localModel.retried.runModelStep.executeWithOptions({ summary }, [args]),
+      retried: () => localModel.retried.runModelStep.executeWithOptions({ summary }, [{ ...args, attemptsBefore: 1 }]),
       adopt: { summary, startToCloseTimeout: this.spec.modelStepTimeout, heartbeatTimeout: modelHeartbeatTimeout },
       finalErrorTypes: nonRetryableModelErrors,
       budget: localModel.budget,

@@ -5,6 +5,8 @@ import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env'
 import { localActivityTypes } from '../helpers/history';
 import { reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { httpError } from '../helpers/provider-errors';
+import type { RunModelStepArgs } from '../../src/activities/types';
 
 const handOffAfterMs = 150;
 const counts = { model: 0, lookup: 0 };
@@ -44,10 +46,22 @@ const agent = defineAgent({
   },
 });
 
+let failures = 0;
+/** A model whose first call fails with a 503, like a provider that hiccups. */
+const hiccup = defineAgent({
+  name: 'hiccup',
+  model: reactiveModel(async () => {
+    failures += 1;
+    if (failures === 1) throw httpError(503);
+    return 'recovered';
+  }),
+  modelRetry: { maximumAttempts: 3, initialInterval: '100 milliseconds' },
+});
+
 describe('local calls that outlive the hand-off window', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([agent], { localActivities: { handOffAfterMs } });
+    env = await startAgentTestEnv([agent, hiccup], { localActivities: { handOffAfterMs } });
   });
   afterAll(async () => {
     await env.stop();
@@ -87,5 +101,20 @@ describe('local calls that outlive the hand-off window', () => {
     expect(scheduled).toHaveLength(3);
     for (const each of scheduled)
       expect(each).toMatch(new RegExp(`^adoptCall on ${env.worker.taskQueue}/@.+-${process.pid}-`));
+  });
+
+  it('retry a failed local model step as an activity with the attempts left, numbered on from the local one', async () => {
+    const handle = await env.client.start('hiccup', { prompt: 'go' });
+    expect((await handle.result()).text).toBe('recovered');
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere', 'runModelStepHere']);
+    const scheduled = (history.events ?? []).flatMap((event) => event.activityTaskScheduledEventAttributes ?? []);
+    expect(scheduled.map((each) => each.activityType?.name)).toEqual(['runModelStep']);
+    expect(scheduled[0]?.retryPolicy?.maximumAttempts).toBe(2);
+    const [args] = (scheduled[0]?.input?.payloads ?? []).map((payload) =>
+      converter.fromPayload<RunModelStepArgs>(payload),
+    );
+    expect(args?.attemptsBefore).toBe(1);
   });
 });

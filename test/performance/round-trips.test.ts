@@ -108,14 +108,13 @@ async function scheduledActivities(env: AgentTestEnv, workflowId: string): Promi
   });
 }
 
-// Counted on the activity path (`localActivities: false`): the local path's round trips are below.
 describe('round trips of subagents and approvals', () => {
   let env: AgentTestEnv;
   const counted = { queries: 0, updates: 0 };
   let countingClient: Client;
 
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents, { localActivities: false });
+    env = await startAgentTestEnv(agents);
     leadEnv = env;
     const counter: WorkflowClientInterceptor = {
       async query(input, next) {
@@ -266,17 +265,20 @@ describe('a session started with a message', () => {
   });
 });
 
-describe('a run whose worker serves its agent (local activities, the default)', () => {
+describe('a run whose worker serves its agent with local activities', () => {
   let env: AgentTestEnv;
   const echo = tool({ description: 'Echoes.', inputSchema: z.object({}), execute: async () => 'echoed' });
   beforeAll(async () => {
-    env = await startAgentTestEnv([
-      defineAgent({
-        name: 'rt-local',
-        model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
-        tools: { echo },
-      }),
-    ]);
+    env = await startAgentTestEnv(
+      [
+        defineAgent({
+          name: 'rt-local',
+          model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
+          tools: { echo },
+        }),
+      ],
+      { localActivities: true },
+    );
   });
   afterAll(async () => {
     await env.stop();
