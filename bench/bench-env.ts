@@ -1,3 +1,4 @@
+import { clusterDown, clusterUp } from '../scripts/cluster/cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,22 @@ export async function withBenchServer(
     });
   } finally {
     await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Brings up the project's Temporal cluster (`npm run cluster`: 1.30.9, four services on
+ * PostgreSQL; `eager` sets eager activity dispatch), runs `body` on it with a store in a fresh
+ * folder, then stops the cluster.
+ */
+export async function withBenchCluster(body: (server: BenchServer) => Promise<void>, eager: boolean): Promise<void> {
+  const address = await clusterUp({ ...process.env, CADRE_CLUSTER_EAGER: eager ? '1' : '0' });
+  const directory = mkdtempSync(join(tmpdir(), 'cadre-bench-'));
+  try {
+    await body({ address, namespace: 'default', storeUrl: `sqlite:${join(directory, 'cadre.db')}` });
+  } finally {
+    clusterDown();
     rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineAgent } from '../src/agents/define-agent';
 import { AgentClient } from '../src/client/agent-client';
 import { historySizeBytes } from '../src/client/history-size';
-import { type BenchServer, createBenchWorker, report, withBenchServer } from './bench-env';
+import { type BenchServer, createBenchWorker, report, withBenchCluster, withBenchServer } from './bench-env';
 import { benchModel } from './floor/floor-agents';
 import { measureCpu, medianTrial, ratio, round, untilServerQuiet } from './floor/floor-measure';
 import { stepActivities } from './step/step-activities';
@@ -17,13 +17,28 @@ const trials = Number(process.env.CADRE_BENCH_TRIALS ?? 5);
 /** The slow model's latency, for the overhead a user with a real model pays. */
 const slowModelMs = Number(process.env.CADRE_BENCH_SLOW_MODEL_MS ?? 1000);
 
-/** The server configurations measured: the CLI's dev server with eager activity dispatch off (its default) and on. */
-const configurations: { server: string; dynamicConfig: Record<string, boolean> }[] = [
-  { server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch off', dynamicConfig: {} },
+/** A server configuration measured, and how to run a body on it. */
+interface Configuration {
+  server: string;
+  withServer: (body: (server: BenchServer) => Promise<void>) => Promise<void>;
+}
+
+/**
+ * The CLI's dev server with eager activity dispatch off (its default) and on; with
+ * `CADRE_BENCH_CLUSTER=1`, also the project's PostgreSQL cluster (`npm run cluster`) both ways.
+ */
+const configurations: Configuration[] = [
+  { server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch off', withServer: (body) => withBenchServer(body) },
   {
     server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch on',
-    dynamicConfig: { 'system.enableActivityEagerExecution': true },
+    withServer: (body) => withBenchServer(body, { 'system.enableActivityEagerExecution': true }),
   },
+  ...(process.env.CADRE_BENCH_CLUSTER === '1'
+    ? [false, true].map((eager) => ({
+        server: `Temporal 1.30.9, 4 services on PostgreSQL, eager dispatch ${eager ? 'on' : 'off'}`,
+        withServer: (body: (server: BenchServer) => Promise<void>) => withBenchCluster(body, eager),
+      }))
+    : []),
 ];
 
 const toolMessages = (prompt: { role: string }[]) => prompt.filter((message) => message.role === 'tool').length;
@@ -150,8 +165,8 @@ function perStep(trial: Trial) {
  * eager activity dispatch off and on. Trials interleave the systems.
  */
 export async function stepBench(): Promise<void> {
-  for (const { server: serverName, dynamicConfig } of configurations) {
-    await withBenchServer(async (server) => {
+  for (const { server: serverName, withServer } of configurations) {
+    await withServer(async (server) => {
       const cadre = await cadreSystem(server, 'cadre', false);
       const local = await cadreSystem(server, 'cadre-local', true);
       const bare = await bareSystems(server);
@@ -201,6 +216,6 @@ export async function stepBench(): Promise<void> {
         await local.close();
         await bare.close();
       }
-    }, dynamicConfig);
+    });
   }
 }

@@ -26,7 +26,16 @@ else
   echo "namespace $namespace created"
 fi
 
-existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$namespace")
+# A namespace just created reaches every frontend's cache within seconds: until then it is "not found".
+attempt=1
+until existing=$(temporal operator search-attribute list --address "$TEMPORAL_ADDRESS" --namespace "$namespace" 2>&1); do
+  if [ "$attempt" -ge 30 ]; then
+    echo "$existing" >&2
+    exit 1
+  fi
+  attempt=$((attempt + 1))
+  sleep 1
+done
 for attribute in $CADRE_SEARCH_ATTRIBUTES; do
   name="${attribute%%=*}"
   type="${attribute#*=}"
