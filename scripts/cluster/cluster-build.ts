@@ -10,6 +10,34 @@ export const temporalServerVersion = '1.30.9';
 /** Servers from 1.30 on declare Go 1.26.10; the toolchain comes from the module proxy. */
 const goToolchain = 'go1.27.3';
 
+/** Temporal UI's server, assets embedded; the compose runs the UI image of the same release line. */
+export const temporalUiVersion = '2.54.1';
+
+/** Builds `temporal-ui` into `bin` from the Go module proxy, once (its binary is also named `server`). */
+export function buildUi(bin: string): void {
+  const stamp = path.join(bin, 'temporal-ui.version');
+  if (
+    fs.existsSync(path.join(bin, 'temporal-ui')) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, 'utf8').trim() === temporalUiVersion
+  ) {
+    return;
+  }
+  const staging = path.join(bin, 'ui-staging');
+  fs.mkdirSync(staging, { recursive: true });
+  console.log(`building Temporal UI ${temporalUiVersion}...`);
+  const result = spawnSync('go', ['install', `github.com/temporalio/ui-server/v2/cmd/server@v${temporalUiVersion}`], {
+    encoding: 'utf8',
+    env: { ...process.env, GOBIN: staging },
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  if (result.status !== 0)
+    throw new ClusterError(`Building Temporal UI ${temporalUiVersion} failed:\n${result.stderr}`);
+  fs.renameSync(path.join(staging, 'server'), path.join(bin, 'temporal-ui'));
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.writeFileSync(stamp, `${temporalUiVersion}\n`);
+}
+
 /**
  * Builds `temporal-server` and `temporal-sql-tool` into `bin` from the Go module proxy (once: a
  * stamp names the version built). Go missing, or a module the proxy refuses, is a ClusterError

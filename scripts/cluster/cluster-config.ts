@@ -13,6 +13,7 @@ export interface ClusterPorts {
   matching: number;
   worker: number;
   postgres: number;
+  ui: number;
 }
 
 /** Offsets from the frontend's port (`CADRE_CLUSTER_PORT`, default 7333), clear of the dev server's 7233. */
@@ -41,6 +42,7 @@ export function clusterPorts(env: NodeJS.ProcessEnv): ClusterPorts {
     matching: frontend + offsets.matching,
     worker: frontend + offsets.worker,
     postgres,
+    ui: frontend + 1000,
   };
 }
 
@@ -54,6 +56,28 @@ export function clusterDynamicConfig(env: NodeJS.ProcessEnv): string {
   const base = fs.readFileSync(composeDynamicConfig, 'utf8');
   if (env.CADRE_CLUSTER_EAGER !== '1') return base;
   return `${base.trimEnd()}\n# Set by CADRE_CLUSTER_EAGER=1 (npm run cluster -- up)\nsystem.enableActivityEagerExecution:\n  - value: true\n`;
+}
+
+/**
+ * Temporal UI's config (`base.yaml` of its config folder): the cluster's frontend, and the codec
+ * endpoint from `CADRE_CLUSTER_CODEC_ENDPOINT` (for example `cadre dev`'s codec server) when set.
+ */
+export function uiConfig(ports: ClusterPorts, env: NodeJS.ProcessEnv): string {
+  const codec = env.CADRE_CLUSTER_CODEC_ENDPOINT ?? '';
+  return `# Made by scripts/cluster (npm run cluster -- up).
+temporalGrpcAddress: 127.0.0.1:${ports.frontend}
+port: ${ports.ui}
+enableUi: true
+defaultNamespace: default
+refreshInterval: 1m
+cors:
+  cookieInsecure: true
+  allowOrigins:
+    - http://localhost:${ports.ui}
+codec:
+  endpoint: ${codec}
+  passAccessToken: false
+`;
 }
 
 /**

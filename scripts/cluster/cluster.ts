@@ -16,8 +16,9 @@ import {
   clusterServices,
   type ClusterPorts,
   serviceConfig,
+  uiConfig,
 } from './cluster-config';
-import { buildServer, ClusterError, temporalServerVersion } from './cluster-build';
+import { buildServer, buildUi, ClusterError, temporalServerVersion } from './cluster-build';
 
 const root = path.resolve(__dirname, '..', '..');
 const home = path.join(root, '.cadre', 'cluster');
@@ -67,6 +68,7 @@ export async function clusterUp(env: NodeJS.ProcessEnv): Promise<string> {
     throw new ClusterError('The Temporal CLI is missing (.cadre/bin/temporal). Run `npm run setup` first.');
   }
   await buildServer(paths.bin);
+  buildUi(paths.bin);
   for (const folder of [paths.logs, paths.config]) fs.mkdirSync(folder, { recursive: true });
   const state: ClusterState = { pids: {}, ports };
   try {
@@ -89,12 +91,26 @@ export async function clusterUp(env: NodeJS.ProcessEnv): Promise<string> {
       writeState(state);
     }
     setUpNamespace(ports.frontend);
+    const uiFolder = path.join(paths.config, 'ui');
+    fs.mkdirSync(uiFolder, { recursive: true });
+    for (const name of ['base.yaml', 'cluster.yaml']) fs.writeFileSync(path.join(uiFolder, name), uiConfig(ports, env));
+    state.pids.ui = startDetached('ui', path.join(paths.bin, 'temporal-ui'), [
+      '--root',
+      paths.config,
+      '--config',
+      'ui',
+      '--env',
+      'cluster',
+      'start',
+    ]);
+    writeState(state);
   } catch (error) {
     clusterDown();
     throw error;
   }
   console.log(`Temporal ${temporalServerVersion} cluster up in ${((Date.now() - started) / 1000).toFixed(0)} s:`);
   console.log(`  frontend  127.0.0.1:${ports.frontend} (TEMPORAL_ADDRESS=127.0.0.1:${ports.frontend})`);
+  console.log(`  Temporal UI http://localhost:${ports.ui}`);
   console.log(`  PostgreSQL 127.0.0.1:${ports.postgres} (user ${database.user}), logs in .cadre/cluster/logs`);
   console.log('Stop it with `npm run cluster -- down`.');
   return `127.0.0.1:${ports.frontend}`;
@@ -107,7 +123,7 @@ export function clusterDown(): void {
     console.log('No cluster is up.');
     return;
   }
-  for (const service of [...clusterServices].reverse()) {
+  for (const service of ['ui', ...[...clusterServices].reverse()]) {
     const pid = state.pids[service];
     if (pid !== undefined) stopProcess(pid);
   }

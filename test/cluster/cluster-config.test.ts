@@ -7,6 +7,7 @@ import {
   clusterPorts,
   clusterServices,
   serviceConfig,
+  uiConfig,
 } from '../../scripts/cluster/cluster-config';
 import { cadreSearchAttributes } from '../../src/protocol/search-attributes';
 
@@ -50,6 +51,15 @@ describe('the cluster the scripts run and the compose users deploy', () => {
     }
     const all = [...new Set(Object.values(ports))];
     expect(all).toHaveLength(Object.values(ports).length);
+  });
+
+  it("point Temporal UI at the cluster's frontend, with a codec endpoint only when one is given", () => {
+    const ports = clusterPorts({});
+    expect(uiConfig(ports, {})).toContain('temporalGrpcAddress: 127.0.0.1:7333\nport: 8333\n');
+    expect(uiConfig(ports, {})).toMatch(/codec:\n {2}endpoint: \n/);
+    expect(uiConfig(ports, { CADRE_CLUSTER_CODEC_ENDPOINT: 'http://127.0.0.1:8234' })).toContain(
+      'endpoint: http://127.0.0.1:8234',
+    );
   });
 
   it('refuse a port that is not one, naming the variable', () => {
