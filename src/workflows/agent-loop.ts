@@ -7,7 +7,13 @@ import {
 } from '@temporalio/workflow';
 import type { AgentSpec } from '../agents/agent-definition';
 import type { AgentActivities, RunModelStepArgs, RunModelStepResult } from '../activities/types';
-import { allowsLocalAttempt, type LocalBudget, localBudgetOf, retriesAfterLocal, runLocalFirst } from './local-first';
+import {
+  allowsLocalAttempt,
+  type CallPlacement,
+  type LocalBudget,
+  retriesAfterLocal,
+  runLocalFirst,
+} from './local-first';
 import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { describeFailure } from './failures';
@@ -53,8 +59,8 @@ export class AgentLoop {
     private readonly state: AgentState,
     private readonly status: StatusPublisher,
     private readonly tools: ToolDispatch,
-    /** The agent's activity queue, polled only by workers that serve it. */
-    activityQueue: string,
+    /** The agent's activity queue (polled only by workers that serve it), and the run's local budget. */
+    { activityQueue, budget }: CallPlacement,
   ) {
     const retry = { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors };
     const options = {
@@ -65,7 +71,7 @@ export class AgentLoop {
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     };
     this.model = proxyActivities<AgentActivities>({ ...options, retry });
-    if (spec.localActivities && allowsLocalAttempt(retry)) {
+    if (budget && allowsLocalAttempt(retry)) {
       this.localModel = {
         here: proxyLocalActivities<AgentActivities>({
           startToCloseTimeout: spec.modelStepTimeout,
@@ -73,7 +79,7 @@ export class AgentLoop {
           retry: { maximumAttempts: 1 },
         }),
         retried: proxyActivities<AgentActivities>({ ...options, retry: retriesAfterLocal(retry) }),
-        budget: localBudgetOf(spec.localActivities),
+        budget,
       };
     }
   }

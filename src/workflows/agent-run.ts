@@ -12,7 +12,6 @@ import {
 } from '@temporalio/workflow';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import {
-  type AgentRunResult,
   type AgentStatusReport,
   type AgentWorkflowInput,
   approvedToolRunningSignal,
@@ -45,6 +44,7 @@ import { StatusPublisher } from './status-publisher';
 import { commitWrites, conversationOf } from './store-writes';
 import { SubagentRunner } from './subagent-runner';
 import { ToolDispatch } from './tool-dispatch';
+import { LocalBudget } from './local-first';
 
 /** Result text of every tool call a cancellation leaves open. */
 export const cancelledToolResult = 'Cancelled: the agent run was cancelled before this tool call finished.';
@@ -117,8 +117,13 @@ export class AgentRun {
     this.messages.useSpec(spec, input.mode);
     const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
     const runtimeTools = new RuntimeTools(spec, children);
-    const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, activityQueue);
-    this.loop = new AgentLoop(input, spec, state, status, tools, activityQueue);
+    // The run's calls are local when the worker that described it runs them so (see runLocalFirst).
+    const placement = {
+      activityQueue,
+      ...(spec.localActivities ? { budget: new LocalBudget(spec.localActivities) } : {}),
+    };
+    const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, placement);
+    this.loop = new AgentLoop(input, spec, state, status, tools, placement);
     this.lifecycle = new RunLifecycle(state, {
       mode: input.mode,
       ...(input.idleTimeout !== undefined ? { idleTimeout: input.idleTimeout } : {}),
@@ -141,33 +146,39 @@ export class AgentRun {
     return await condition(wait.until, wait.timeout);
   }
 
-  /** Runs one activation in a scope an interrupt or the `timeout.total` deadline may cancel. */
-  async activate(lifecycle: RunLifecycle, loop: AgentLoop, spec: DescribedAgentSpec): Promise<ActivationOutcome> {
-    const activation = (this.activation = new CancellationScope());
+  /**
+   * Opens an activation: a scope an interrupt or the `timeout.total` deadline may cancel. The
+   * workflow runs the loop in it itself (a method awaiting it would cost the sandbox a promise).
+   */
+  openActivation(spec: DescribedAgentSpec): OpenActivation {
+    const scope = (this.activation = new CancellationScope());
     const deadline = spec.totalTimeout ? new ActivationDeadline(spec.totalTimeout, this.state) : undefined;
-    deadline?.watch(activation);
-    let outcome: ActivationOutcome;
-    try {
-      outcome = await activation.run(() => loop.runActivation());
-    } catch (error) {
-      const expired = deadline?.expired === true;
-      const settled = lifecycle.settleInterruption(
-        {
-          deadlineExpired: expired,
-          ...(expired ? { deadlineMessage: deadline.message(spec.name) } : {}),
-          ...(expired ? { deadlineToolResult: timedOutToolResult(spec.totalTimeout?.ms ?? 0) } : {}),
-          interruptRequested: this.interruptRequested,
-          runCancelled: CancellationScope.current().consideredCancelled,
-        },
-        isCancellation(error),
-      );
-      if (!settled) throw error;
-      outcome = 'settled';
-    }
+    deadline?.watch(scope);
+    return { scope, deadline, spec };
+  }
+
+  /** How an activation that threw ends: `settled` on an interrupt or its deadline, else the error is the run's. */
+  settleActivation(lifecycle: RunLifecycle, { deadline, spec }: OpenActivation, error: unknown): ActivationOutcome {
+    const expired = deadline?.expired === true;
+    const settled = lifecycle.settleInterruption(
+      {
+        deadlineExpired: expired,
+        ...(expired ? { deadlineMessage: deadline.message(spec.name) } : {}),
+        ...(expired ? { deadlineToolResult: timedOutToolResult(spec.totalTimeout?.ms ?? 0) } : {}),
+        interruptRequested: this.interruptRequested,
+        runCancelled: CancellationScope.current().consideredCancelled,
+      },
+      isCancellation(error),
+    );
+    if (!settled) throw error;
+    return 'settled';
+  }
+
+  /** Closes an activation that settled or paused. */
+  closeActivation({ deadline }: OpenActivation): void {
     deadline?.stop();
     this.activation = undefined;
     this.interruptRequested = false;
-    return outcome;
   }
 
   /** A session's settled turn: the store gets it, and a parent hears of it. */
@@ -237,8 +248,11 @@ export class AgentRun {
     throw agentFailure(failureType(error) ?? 'AgentRunFailed', message);
   }
 
-  /** Ends a run that settled: its children, its `run-finished` event, its parent; then its result. */
-  async complete(lifecycle: RunLifecycle, loop: AgentLoop): Promise<AgentRunResult> {
+  /**
+   * Ends a run that settled: its children, its `run-finished` event, its parent. A promise only
+   * when there is something to wait for (every await costs the sandbox a promise).
+   */
+  finish(loop: AgentLoop): Promise<void> | undefined {
     const { state } = this;
     // A task run's last step wrote the end already: then nothing is left to commit.
     this.parts.writtenRunEnd = loop.writtenRunEnd;
@@ -247,11 +261,15 @@ export class AgentRun {
       stopReason: state.lastStopReason ?? 'completed',
       text: state.lastText,
     } as const;
-    // Awaited only when there is something to wait for: an await costs the sandbox a promise too.
-    const finishing = finishRun(ending, this.parts);
-    if (finishing) await finishing;
-    return lifecycle.result();
+    return finishRun(ending, this.parts);
   }
+}
+
+/** An activation in progress: its scope and its deadline. */
+export interface OpenActivation {
+  scope: CancellationScope;
+  deadline: ActivationDeadline | undefined;
+  spec: DescribedAgentSpec;
 }
 
 /** Registers every handler of a run; each reads the run's fields as they are when it is called. */

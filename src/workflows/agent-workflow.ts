@@ -9,7 +9,7 @@ import type { AgentActivities } from '../activities/types';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { AgentRunResult, AgentWorkflowInput } from '../protocol/definitions';
 import type { CadreErrorType } from '../protocol/error-types';
-import type { AgentLoop } from './agent-loop';
+import type { ActivationOutcome, AgentLoop } from './agent-loop';
 import { AgentRun } from './agent-run';
 import { agentFailure } from './failures';
 import { withScheduleContext } from './schedule-context';
@@ -75,12 +75,24 @@ export async function runAgent(input: AgentWorkflowInput): Promise<AgentRunResul
       let move = lifecycle.next();
       if (move.kind === 'wait') move = lifecycle.afterWait(move, !(await run.wait(move)));
       if (move.kind === 'continue-as-new') return await run.continueAsNew(move.describeAgain);
-      if (move.kind === 'finish') return await run.complete(lifecycle, loop);
-      const settled = lifecycle.afterActivation(await run.activate(lifecycle, loop, spec));
+      if (move.kind === 'finish') break;
+      // The loop runs here, not in a method: each async call costs the sandbox a promise.
+      const activation = run.openActivation(spec);
+      let outcome: ActivationOutcome;
+      try {
+        outcome = await activation.scope.run(() => loop.runActivation());
+      } catch (error) {
+        outcome = run.settleActivation(lifecycle, activation, error);
+      }
+      run.closeActivation(activation);
+      const settled = lifecycle.afterActivation(outcome);
       if (settled.report) await run.reportSettled();
       if (settled.then === 'continue-as-new') return await run.continueAsNew(false);
       if (settled.then === 'fail') return await run.failTask();
     }
+    const finishing = run.finish(loop);
+    if (finishing) await finishing;
+    return lifecycle.result();
   } catch (error) {
     return await run.endAfter(error);
   }

@@ -18,6 +18,12 @@ import {
 } from '../protocol/step-placement';
 import { notServedHere } from './served-here';
 
+/** Where a run's calls go: the agent's activity queue, and the run's local budget when its worker runs them locally. */
+export interface CallPlacement {
+  activityQueue: string;
+  budget?: LocalBudget;
+}
+
 /** One call that starts as a local activity: the ways it may run. */
 export interface LocalFirstCall<R> {
   /** The call as a local activity on this workflow task's worker (one attempt). */
@@ -73,15 +79,6 @@ export class LocalBudget {
     }
     return this.usedMs;
   }
-}
-
-const budgets = new WeakMap<LocalPlacement, LocalBudget>();
-
-/** The run's budget: one per run's placement, shared by its model steps and tools. */
-export function localBudgetOf(placement: LocalPlacement): LocalBudget {
-  let budget = budgets.get(placement);
-  if (!budget) budgets.set(placement, (budget = new LocalBudget(placement)));
-  return budget;
 }
 
 /**

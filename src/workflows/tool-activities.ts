@@ -1,7 +1,13 @@
 import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
 import type { AgentActivities, RunToolArgs, RunToolResult } from '../activities/types';
-import { allowsLocalAttempt, type LocalBudget, localBudgetOf, retriesAfterLocal, runLocalFirst } from './local-first';
+import {
+  allowsLocalAttempt,
+  type CallPlacement,
+  type LocalBudget,
+  retriesAfterLocal,
+  runLocalFirst,
+} from './local-first';
 
 /**
  * A tool activity's defaults. Tools heartbeat every second while they run, so a short heartbeat
@@ -31,8 +37,7 @@ export class ToolActivities {
 
   constructor(
     private readonly spec: AgentSpec,
-    /** The agent's activity queue. */
-    private readonly taskQueue: string,
+    private readonly placement: CallPlacement,
   ) {}
 
   /**
@@ -67,15 +72,15 @@ export class ToolActivities {
     // Tool errors come back as results; retries cover only lost workers and timeouts.
     const retry = { ...defaultToolExecution.retry, ...own.retry };
     const options = {
-      taskQueue: this.taskQueue,
+      taskQueue: this.placement.activityQueue,
       startToCloseTimeout,
       heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     };
-    const placement = this.spec.localActivities;
+    const { budget } = this.placement;
     // An MCP server's tool (not among the agent's own) calls another server: it stays an activity.
     const local =
-      placement && !own.longRunning && this.spec.toolNames.includes(toolName) && allowsLocalAttempt(retry)
+      budget && !own.longRunning && this.spec.toolNames.includes(toolName) && allowsLocalAttempt(retry)
         ? {
             here: proxyLocalActivities<AgentActivities>({
               startToCloseTimeout,
@@ -83,7 +88,7 @@ export class ToolActivities {
               retry: { maximumAttempts: 1 },
             }),
             retried: proxyActivities<AgentActivities>({ ...options, retry: retriesAfterLocal(retry) }),
-            budget: localBudgetOf(placement),
+            budget,
           }
         : undefined;
     activities = { remote: proxyActivities<AgentActivities>({ ...options, retry }), ...(local ? { local } : {}) };

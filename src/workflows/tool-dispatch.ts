@@ -1,3 +1,4 @@
+import type { CallPlacement } from './local-first';
 import { CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ToolApprovalResponse, ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
@@ -37,9 +38,9 @@ export class ToolDispatch {
     private readonly status: StatusPublisher,
     private readonly subagents: SubagentRunner,
     private readonly runtimeTools: RuntimeTools,
-    activityQueue: string,
+    placement: CallPlacement,
   ) {
-    this.tools = new ToolActivities(spec, activityQueue);
+    this.tools = new ToolActivities(spec, placement);
   }
 
   /**
