@@ -110,7 +110,7 @@ export async function clusterUp(env: NodeJS.ProcessEnv): Promise<string> {
   }
   console.log(`Temporal ${temporalServerVersion} cluster up in ${((Date.now() - started) / 1000).toFixed(0)} s:`);
   console.log(`  frontend  127.0.0.1:${ports.frontend} (TEMPORAL_ADDRESS=127.0.0.1:${ports.frontend})`);
-  console.log(`  Temporal UI http://localhost:${ports.ui}`);
+  console.log(`  Temporal UI http://localhost:${ports.ui} (CADRE_UI_URL=http://localhost:${ports.ui})`);
   console.log(`  PostgreSQL 127.0.0.1:${ports.postgres} (user ${database.user}), logs in .cadre/cluster/logs`);
   console.log('Stop it with `npm run cluster -- down`.');
   return `127.0.0.1:${ports.frontend}`;
