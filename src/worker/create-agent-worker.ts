@@ -266,9 +266,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   );
   // This process's own queue, where `adoptCall` waits for the local calls it handed off. It has no
   // deployment: it lives as long as the process, and its calls are already on the run's build.
-  const handOffOptions: Partial<WorkerOptions> = { ...shared };
-  delete handOffOptions.workerDeploymentOptions;
   if (inFlight) {
+    const handOffOptions: Partial<WorkerOptions> = { ...shared };
+    delete handOffOptions.workerDeploymentOptions;
     agentWorkers.push(
       await Worker.create({
         ...handOffOptions,
