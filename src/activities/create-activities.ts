@@ -38,6 +38,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     runToolHere: servedHere(deps, (args, call) => here(deps, call, (attempt) => runTool(args, attempt))),
     adoptCall: ({ key }) => inFlightOf(deps).adopt(Context.current(), key),
     verifyApproval: createVerifyApproval(deps),
+    signAttention: async (fields) => deps.signer?.sign(fields),
     acceptToolResult: createAcceptToolResult(deps),
     async mapSubagentOutput({ agent, toolName, result }: MapSubagentOutputArgs): Promise<MapSubagentOutputResult> {
       const map = deps.agents.get(agent).subagents?.[toolName]?.toModelOutput;

@@ -1,3 +1,4 @@
+import type { SignedApprovalFields } from './approval-signer';
 import type { AssistantModelMessage, ToolResultPart } from 'ai';
 import type { AgentOverrides, RuntimeContext } from '../agents/agent-definition';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
@@ -187,6 +188,8 @@ export interface VerifyApprovalArgs {
   signature?: string;
   /** The input the approver saw, when given: it must be the recorded one. */
   presentedInput?: unknown;
+  /** What is verified: an approval (default), or a decision on a failure that waits (its texts name that). */
+  subject?: 'approval' | 'attention';
 }
 
 /** Whether an approval may be applied, and why not. */
@@ -248,6 +251,8 @@ export interface AgentActivities {
   /** Waits for a call this worker process handed off, on the process's own queue (see {@link HandedOff}). */
   adoptCall(args: AdoptCallArgs): Promise<unknown>;
   verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult>;
+  /** The worker's signature of a failure that waits for a person, or undefined when it does not sign. */
+  signAttention(args: SignedApprovalFields): Promise<string | undefined>;
   acceptToolResult(args: AcceptToolResultArgs): Promise<AcceptToolResultResult>;
   mapSubagentOutput(args: MapSubagentOutputArgs): Promise<MapSubagentOutputResult>;
   commitConversation(args: CommitConversationArgs): Promise<void>;

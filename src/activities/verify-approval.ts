@@ -10,6 +10,10 @@ import type { VerifyApprovalArgs, VerifyApprovalResult } from './types';
 export function createVerifyApproval(deps: ActivityDependencies) {
   return async function verifyApproval(args: VerifyApprovalArgs): Promise<VerifyApprovalResult> {
     const id = args.approvalId;
+    const { what, list, decisions } =
+      args.subject === 'attention'
+        ? { what: `The decision on attention request '${id}'`, list: 'needsAttention()', decisions: 'decisions' }
+        : { what: `Approval '${id}'`, list: 'pendingApprovals()', decisions: 'approvals' };
     if (args.presentedInput !== undefined && canonicalJson(args.presentedInput) !== canonicalJson(args.input)) {
       return refuse(
         `Approval '${id}' was refused: the presented input ${canonicalJson(args.presentedInput)} is not the input of the request ` +
@@ -19,7 +23,7 @@ export function createVerifyApproval(deps: ActivityDependencies) {
     if (!deps.signer) {
       if (args.requestSignature) {
         return refuse(
-          `Approval '${id}' was refused: the request was signed but this worker has no CADRE_APPROVAL_SECRET to verify it. ` +
+          `${what} was refused: the request was signed but this worker has no CADRE_APPROVAL_SECRET to verify it. ` +
             'Configure the same secret on every worker.',
         );
       }
@@ -27,14 +31,14 @@ export function createVerifyApproval(deps: ActivityDependencies) {
     }
     if (!args.signature) {
       return refuse(
-        `Approval '${id}' was refused: approvals on this worker must be signed. ` +
-          "Present the request's signature from pendingApprovals() as { signature }.",
+        `${what} was refused: ${decisions} on this worker must be signed. ` +
+          `Present the request's signature from ${list} as { signature }.`,
       );
     }
     if (!deps.signer.verify(args, args.signature)) {
       return refuse(
-        `Approval '${id}' was refused: the signature does not match this request (tool '${args.toolName}', ` +
-          `call '${args.toolCallId}', its input and workflow). Present the signature listed by pendingApprovals().`,
+        `${what} was refused: the signature does not match this request (tool '${args.toolName}', ` +
+          `call '${args.toolCallId}', its input and workflow). Present the signature listed by ${list}.`,
       );
     }
     return { valid: true };

@@ -1,3 +1,4 @@
+import type { OnFailure, OnFailureSpec } from './on-failure-setting';
 import type { LocalPlacement } from '../protocol/step-placement';
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { AgentBudget, Pricing } from '../protocol/usage';
@@ -190,6 +191,15 @@ export interface AgentDefinition<
   /** How long a user-approval may wait before it counts as a denial (Temporal duration, e.g. `'24h'`). Default: forever. */
   approvalTimeout?: string;
   /**
+   * What happens when a model step or a tool call fails through its retries, or with an error no
+   * retry fixes (HTTP 401, 403): `fail` (default) fails the run (a tool's failure is an error result
+   * the model reads); `wait` holds the run in `needs-attention` until a person retries, skips (a
+   * tool call) or fails it (`handle.retry()`, `cadre retry`). See docs/agents.md.
+   */
+  onFailure?: OnFailure;
+  /** With `onFailure: 'wait'`: longest a failure waits for a decision (Temporal duration); then the run fails with the original error. Default: forever. */
+  attentionTimeout?: string;
+  /**
    * Most model steps in one activation before it stops with `max-steps`: the workflow's hard cap.
    * Default 20, or 1000 when `stopWhen` is set (then `stopWhen` decides and this is only a backstop).
    * @deprecated Use `stopWhen: stepCountIs(n)`; `maxSteps` stays as the hard cap it always was.
@@ -254,6 +264,8 @@ export interface AgentSpec {
   toolTimeout: string;
   modelRetry: Required<ModelRetrySettings>;
   approvalTimeout?: string;
+  /** Present when the agent's `onFailure` is `wait`: failures wait for a person, up to `timeout`. */
+  onFailure?: OnFailureSpec;
   /** Per-tool activity settings; absent when the agent sets none. */
   toolOptions?: Record<string, ToolExecutionSettings>;
   /** The agent's subagents by tool name; absent when it has none. */

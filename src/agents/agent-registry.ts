@@ -4,6 +4,7 @@ import type { AgentOverrides, AgentSpec, AnyAgentDefinition } from './agent-defi
 import type { SubagentSpec } from './subagent-definition';
 import type { ModelRegistry } from './model-registry';
 import { whileRunningOf } from './while-running-setting';
+import { onFailureOf } from './on-failure-setting';
 
 const defaults = {
   maxSteps: 20,
@@ -149,6 +150,7 @@ export class AgentRegistry {
       ...toolOptionsOf(agent),
       backgroundOnFinish: agent.backgroundOnFinish ?? 'wait',
       ...whileRunningOf(agent),
+      ...onFailureOf(agent),
       ...totalTimeoutOf(agent),
     };
   }

@@ -1,6 +1,7 @@
 import type { OutputInterface, ToolLoopAgentSettings, ToolSet } from 'ai';
 import { checkBudgets } from './budget-settings';
 import { checkTimeouts } from './timeout-settings';
+import { onFailureOf } from './on-failure-setting';
 import { ConfigurationError } from '../errors';
 import type { AgentDefinition, AnyAgentDefinition } from './agent-definition';
 import { checkMcpServers } from './mcp-servers';
@@ -75,6 +76,7 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT 
   checkContextWindow(definition.name, definition.contextWindow);
   checkBudgets(definition.name, definition.budget, definition.subagents);
   checkTimeouts(definition.name, definition.timeout);
+  onFailureOf(definition);
   if (!agentNamePattern.test(definition.name)) {
     throw new ConfigurationError(
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,

@@ -101,7 +101,7 @@ async function authorize(options: ChatHandlerOptions, request: Request): Promise
 }
 
 /** Statuses of a session in the middle of a turn: a message sent then is answered from its own user message on. */
-const busyStatuses = new Set(['starting', 'running', 'awaiting-approval', 'awaiting-tool-result']);
+const busyStatuses = new Set(['starting', 'running', 'awaiting-approval', 'awaiting-tool-result', 'needs-attention']);
 
 function sessionId(options: ChatHandlerOptions, chatId: string, user: ChatUser): string {
   const parsed = chatIdSchema.safeParse(chatId);

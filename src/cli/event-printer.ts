@@ -41,6 +41,15 @@ export function describeEvent(event: AgentEvent): string[] {
       ];
     case 'tool-result-submitted':
       return [`${pad}result of ${event.toolCallId} submitted by ${event.by}${event.isError ? ' (error)' : ''}`];
+    case 'attention-needed':
+      return [
+        `${pad}! needs attention: ${event.attentionId} ${event.kind === 'tool' ? `tool ${event.toolName}` : `model step ${event.step}`} failed: ${cut(event.message, 240)}`,
+        `${pad}  decide with: cadre retry ${event.workflowId}${event.kind === 'tool' ? ' (or --skip, --fail)' : ' (or --fail)'}`,
+      ];
+    case 'attention-resolved':
+      return [
+        `${pad}${event.action === 'retry' ? 'retried' : event.action === 'skip' ? 'skipped' : 'failed'} ${event.attentionId} by ${event.by}${event.reason ? `: ${event.reason}` : ''}`,
+      ];
     case 'subagent-started':
       return [
         `${pad}[${event.agent}] subagent '${event.toolName}' started (depth ${event.childDepth}, ${event.childWorkflowId})`,

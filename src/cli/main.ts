@@ -11,6 +11,7 @@ import { statusCommand } from './commands/status';
 import { buildRunsCommand, moveSessionsCommand } from './commands/deploy';
 import { startCommand } from './commands/start';
 import { submitResultCommand, type SubmitResultOptions } from './commands/submit-result';
+import { retryCommand, type RetryOptions } from './commands/retry';
 import { transcriptCommand } from './commands/transcript';
 import { forkCommand } from './commands/fork';
 import { usageCommand } from './commands/usage';
@@ -176,6 +177,19 @@ export function buildProgram(printer = new Printer()): Command {
     .option('--by <name>', 'who decided (default: your user name)')
     .action(async (workflowId: string, approvalId: string, options: { reason?: string; by?: string }) =>
       setExit(await decideCommand(false, workflowId, approvalId, options, write)),
+    );
+
+  program
+    .command('retry')
+    .description("decide a failed model step or tool call that waits for a person (agents with onFailure: 'wait')")
+    .argument('<workflowId>', 'the run, or the root of its tree')
+    .option('--id <attentionId>', 'the failure to decide (default: every one waiting in the tree)')
+    .option('--skip', 'skip the failed tool call: the model gets an error result naming you')
+    .option('--fail', 'fail the run with the original error')
+    .option('--reason <text>', 'why, kept with the decision')
+    .option('--by <name>', 'who decided (default: your user name)')
+    .action(async (workflowId: string, options: RetryOptions) =>
+      setExit(await retryCommand(workflowId, options, write)),
     );
 
   program

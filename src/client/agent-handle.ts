@@ -14,6 +14,8 @@ import { treeApprovals, treePendingToolCalls } from './agent-tree';
 import { type AgentPrompt, messageInput } from './prompt-input';
 import { storeLargeParts } from './large-prompt-parts';
 import { toolResultError } from './tool-result-errors';
+import { type AttentionDecisionOptions, decideAttention, treeAttention } from './attention-decisions';
+import type { AttentionRequest } from '../protocol/attention-types';
 import type { AwaitedToolCall, ToolResultSubmission } from '../protocol/client-tool-types';
 import { type StreamOptions, type StreamedEvent, streamTree } from './tree-stream';
 import { type ForkOptions, startFork } from './run-fork';
@@ -239,6 +241,33 @@ export class AgentHandle<OUTPUT = unknown> {
     } catch (error) {
       throw await toolResultError(error, target, submission.toolCallId);
     }
+  }
+
+  /**
+   * Model steps and tool calls that failed and wait for a person, in this run and in every
+   * subagent below it (agents with `onFailure: 'wait'`), each with its error and workflow.
+   */
+  async needsAttention(): Promise<AttentionRequest[]> {
+    return await treeAttention(this.client, this.workflowId);
+  }
+
+  /**
+   * Runs a failed model step or tool call again, on the workers' current configuration: the one
+   * `attentionId` names, or every failure waiting in the tree. Completed steps are not run again.
+   * Rejects with a `CadreError` (`NothingNeedsAttention`, `UnknownAttention`, `AttentionNotWaiting`, ...).
+   */
+  async retry(options: AttentionDecisionOptions = {}): Promise<AttentionRequest[]> {
+    return await decideAttention(this.client, this.workflowId, 'retry', options);
+  }
+
+  /** Skips a failed tool call (or every one waiting): the model gets an error result naming `by`, and the run goes on. */
+  async skip(options: AttentionDecisionOptions = {}): Promise<AttentionRequest[]> {
+    return await decideAttention(this.client, this.workflowId, 'skip', options);
+  }
+
+  /** Fails the run (or the subagent) whose failure waits, with the original error, as `onFailure: 'fail'` would have. */
+  async failRun(options: AttentionDecisionOptions = {}): Promise<AttentionRequest[]> {
+    return await decideAttention(this.client, this.workflowId, 'fail', options);
   }
 
   /** Follows the events of this run and its whole subagent tree; resumable with a cursor. */

@@ -22,7 +22,7 @@ export async function runningTree(client: Client, rootWorkflowId: string): Promi
  * A child whose query fails (it may just have finished) answers none; the root's error is thrown
  * unless `tolerated` accepts it.
  */
-async function queryTree<T>(
+export async function queryTree<T>(
   client: Client,
   rootWorkflowId: string,
   query: QueryDefinition<T[]>,
@@ -54,6 +54,6 @@ export async function treePendingToolCalls(client: Client, rootWorkflowId: strin
 }
 
 /** True for the error of a run whose workflow code has no such query (a run of a build without it). */
-function unknownQuery(error: unknown): boolean {
+export function unknownQuery(error: unknown): boolean {
   return error instanceof Error && /unknown query|did not register a handler/i.test(error.message);
 }

@@ -12,6 +12,7 @@ export type {
   StartAgentOptions,
 } from './agent-client';
 export type { AgentPrompt } from './prompt-input';
+export type { AttentionDecisionOptions } from './attention-decisions';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';
 export { forkMemoKey, type ForkMemo, type ForkOptions } from './run-fork';

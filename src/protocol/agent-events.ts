@@ -19,6 +19,19 @@ export type AgentEventBody =
   | { type: 'tool-result-awaited'; toolCallId: string; toolName: string; input: unknown }
   /** A client submitted the result of an awaited call; a `tool-result` event follows. */
   | { type: 'tool-result-submitted'; toolCallId: string; toolName: string; by: string; isError?: boolean }
+  /** A model step or tool call failed and waits for a person (`onFailure: 'wait'`): retry, skip or fail. */
+  | {
+      type: 'attention-needed';
+      attentionId: string;
+      kind: 'model-step' | 'tool';
+      step: number;
+      toolCallId?: string;
+      toolName?: string;
+      errorType: string;
+      message: string;
+    }
+  /** Someone decided a failure that waited (`by` is `cadre` when its wait timed out). */
+  | { type: 'attention-resolved'; attentionId: string; action: 'retry' | 'fail' | 'skip'; by: string; reason?: string }
   | {
       type: 'subagent-started';
       childWorkflowId: string;

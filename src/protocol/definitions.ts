@@ -7,6 +7,7 @@ import type { EventPage } from './agent-events';
 import type { PromptPart } from './prompt-content';
 import type { ApprovalDecisionInput, ApprovalRequest, ApprovalsReport } from './approval-types';
 import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types';
+import type { AttentionDecisionInput, AttentionRequest } from './attention-types';
 import type { RunBuildReport } from './run-build';
 import type { BuildMoveInput } from './build-move';
 
@@ -18,7 +19,15 @@ export type AgentMode = 'task' | 'session';
 
 /** Where a run stands; also the value of the `CadreStatus` search attribute. */
 export type AgentStatus =
-  'starting' | 'running' | 'awaiting-approval' | 'awaiting-tool-result' | 'idle' | 'completed' | 'failed' | 'cancelled';
+  | 'starting'
+  | 'running'
+  | 'awaiting-approval'
+  | 'awaiting-tool-result'
+  | 'needs-attention'
+  | 'idle'
+  | 'completed'
+  | 'failed'
+  | 'cancelled';
 
 /** Why an activation (one prompt's worth of steps) stopped. */
 export type StopReason =
@@ -97,6 +106,8 @@ export interface AgentStatusReport {
   pendingApprovals: number;
   /** Calls to client-side tools waiting for `submitToolResult`. */
   pendingToolResults: number;
+  /** Failures waiting for a person (`onFailure: 'wait'`); absent on runs of builds before it. */
+  needsAttention?: number;
   usage: TokenUsage;
   /** The build and agent definition fingerprint the run runs with. */
   build?: RunBuildReport;
@@ -148,6 +159,14 @@ export const approvalsQuery = defineQuery<ApprovalsReport>('approvals');
 export const submitToolResultUpdate = defineUpdate<AwaitedToolCall, [ToolResultSubmission]>('submitToolResult');
 /** Calls to client-side tools waiting for a result, with the input to run them with. */
 export const pendingToolCallsQuery = defineQuery<AwaitedToolCall[]>('pendingToolCalls');
+/** Failures waiting for a person to retry, skip or fail them (agents with `onFailure: 'wait'`). */
+export const needsAttentionQuery = defineQuery<AttentionRequest[]>('needsAttention');
+/**
+ * Decides a failure that waits: `retry` runs the step or tool call again, `fail` fails the run with
+ * the original error, `skip` (a tool call only) gives the model an error result. Unknown, decided,
+ * closed and unverified decisions fail the update.
+ */
+export const resolveAttentionUpdate = defineUpdate<AttentionRequest, [AttentionDecisionInput]>('resolveAttention');
 /** The run's events from sequence number `from`; `handle.stream()` follows a whole tree with it. */
 export const eventsQuery = defineQuery<EventPage, [{ from?: number }?]>('events');
 /** The subagent runs this run started, with their state. */

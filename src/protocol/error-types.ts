@@ -86,6 +86,14 @@ export const errorCatalogue = {
     retryable: true,
     meaning: 'The decision did not reach the run (a connection or server error).',
   },
+  // Failures that wait for a person (onFailure: 'wait')
+  InvalidAttentionDecision: {
+    retryable: false,
+    meaning: 'A decision that is not retry, fail or skip, or a skip of a model step.',
+  },
+  UnknownAttention: { retryable: false, meaning: 'No failure waits with this id in the run.' },
+  AttentionNotWaiting: { retryable: false, meaning: 'The failure was decided before, or its wait was closed.' },
+  NothingNeedsAttention: { retryable: false, meaning: 'retry(), skip() or failRun() on a tree where nothing waits.' },
   // Client-side tool results
   InvalidToolResult: { retryable: false, meaning: 'A submission that is not a valid result (errorText not a string).' },
   UnknownToolCall: { retryable: false, meaning: 'No call to a client-side tool has this id in the run.' },

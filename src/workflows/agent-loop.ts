@@ -22,6 +22,7 @@ import { runEndRequest } from './store-writes';
 import type { WrittenRunEnd } from '../protocol/run-end';
 import type { StatusPublisher } from './status-publisher';
 import type { ToolDispatch } from './tool-dispatch';
+import type { AttentionWait } from './attention-wait';
 import { waitedOutStoreOutage } from './store-outage';
 import { nonRetryableModelErrors } from '../protocol/error-types';
 import { noteAgentFingerprint } from './run-build';
@@ -59,6 +60,8 @@ export class AgentLoop {
     private readonly state: AgentState,
     private readonly status: StatusPublisher,
     private readonly tools: ToolDispatch,
+    /** Holds a failed step for a person, when the agent's `onFailure` is `wait`. */
+    private readonly attention: AttentionWait,
     /** The agent's activity queue (polled only by workers that serve it), and the run's local budget. */
     { activityQueue, budget }: CallPlacement,
   ) {
@@ -138,6 +141,11 @@ export class AgentLoop {
         if (isCancellation(error)) throw error;
         // The store stayed down through every attempt: the step waits for it instead of failing the run.
         if (await waitedOutStoreOutage(error)) continue;
+        // With onFailure 'wait', a person decides: a retry runs the same step again, on the workers' current configuration.
+        if (this.attention.enabled) {
+          const decided = await this.attention.decide({ kind: 'model-step', step: stepNumber, error });
+          if (decided.action === 'retry') continue;
+        }
         state.closeActivation(
           'failed',
           `Model step ${stepNumber} of agent '${spec.name}' failed: ${describeFailure(error)}`,
@@ -170,6 +178,12 @@ export class AgentLoop {
       this.status.publish('running', `step ${stepNumber}: ${describeCalls(step)}`);
       await this.tools.runTools(step, promptLength);
       this.stepsThisRun += 1;
+      // A person chose to fail the run over a tool call that failed (onFailure 'wait').
+      const toolFailure = this.tools.takeRunFailure();
+      if (toolFailure) {
+        state.closeActivation('failed', toolFailure);
+        return 'settled';
+      }
       // The agent's stopWhen, judged in the activity.
       if (step.stopped) {
         state.closeActivation('completed');

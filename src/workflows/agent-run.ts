@@ -30,6 +30,8 @@ import { type ActivationOutcome, AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
 import { ActivationDeadline, timedOutToolResult } from './activation-deadline';
 import { registerApprovalHandlers } from './approval-handlers';
+import { registerAttentionHandlers } from './attention-handlers';
+import { AttentionWait } from './attention-wait';
 import { BuildMove } from './build-move';
 import { ChildRuns } from './child-runs';
 import { registerClientToolHandlers } from './client-tools';
@@ -122,8 +124,9 @@ export class AgentRun {
       activityQueue,
       ...(spec.localActivities ? { budget: new LocalBudget(spec.localActivities) } : {}),
     };
-    const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, placement);
-    this.loop = new AgentLoop(input, spec, state, status, tools, placement);
+    const attention = new AttentionWait(state, status, spec);
+    const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, attention, placement);
+    this.loop = new AgentLoop(input, spec, state, status, tools, attention, placement);
     this.lifecycle = new RunLifecycle(state, {
       mode: input.mode,
       ...(input.idleTimeout !== undefined ? { idleTimeout: input.idleTimeout } : {}),
@@ -292,6 +295,7 @@ function registerRunHandlers(run: AgentRun): void {
     () => run.spec,
   );
   registerClientToolHandlers(state, input.agent, run.activityQueue, () => run.loop && status.publishWaiting());
+  registerAttentionHandlers(state, () => run.spec);
   setHandler(subagentSettledSignal, (settlement) => children.settle(settlement));
 }
 
@@ -309,6 +313,7 @@ function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatus
     lastError: state.lastError,
     pendingApprovals: state.approvals.pending().length,
     pendingToolResults: state.awaitedCalls.pending().length,
+    needsAttention: state.attention.waiting().length,
     usage: state.usage,
   };
 }

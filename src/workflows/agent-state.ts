@@ -5,6 +5,7 @@ import type { TokenUsage } from '../protocol/token-usage';
 import type { PendingToolMessage } from '../protocol/pending-message';
 import { callsOf, type StepCall } from '../protocol/step-calls';
 import type { ConversationRef } from '../store/conversation-store';
+import { AttentionBook } from './attention-book';
 import { ApprovalBook } from './approval-book';
 import { AwaitedCallBook } from './awaited-calls';
 import { Conversation } from './conversation';
@@ -31,6 +32,8 @@ export class AgentState {
   readonly approvals: ApprovalBook;
   /** Calls to client-side tools waiting for (or given) a result from a client. */
   readonly awaitedCalls: AwaitedCallBook;
+  /** Failures waiting for a person (`onFailure: 'wait'`); never carried by continue-as-new (see the book). */
+  readonly attention = new AttentionBook();
   readonly children: ChildRun[];
   readonly events: EventLog;
   readonly conversation: Conversation;

@@ -15,8 +15,10 @@ export {
   endSessionSignal,
   eventsQuery,
   interruptSignal,
+  needsAttentionQuery,
   pendingApprovalsQuery,
   pendingToolCallsQuery,
+  resolveAttentionUpdate,
   sendMessageSignal,
   statusQuery,
   subagentSettledSignal,
@@ -32,6 +34,12 @@ export {
   type TranscriptPage,
 } from '../protocol/definitions';
 export { buildMoveRefusals, holdForBuildMoveUpdate, releaseBuildMoveSignal } from '../protocol/build-move';
+export {
+  attentionRefusals,
+  type AttentionAction,
+  type AttentionDecisionInput,
+  type AttentionRequest,
+} from '../protocol/attention-types';
 export {
   agentDepthKey,
   agentNameKey,

@@ -9,6 +9,8 @@ import {
   pendingApprovalsKey,
 } from '../protocol/search-attributes';
 import { runBuildLine } from './run-build';
+import { describeAttention } from '../protocol/attention-types';
+import { oneLine } from '../protocol/text-preview';
 
 /**
  * Shows the run's status in Temporal UI: current details always, and Cadre's search attributes
@@ -82,8 +84,19 @@ export class StatusPublisher {
     this.publishedPending = pending;
   }
 
-  /** Shows `awaiting-approval` while any request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise. */
+  /**
+   * Shows `needs-attention` while a failure waits for a person, `awaiting-approval` while any
+   * request of the run is pending, `awaiting-tool-result` while a client-side call waits, `running` otherwise.
+   */
   publishWaiting(): void {
+    const failures = this.state.attention.waiting();
+    if (failures.length > 0) {
+      this.publish(
+        'needs-attention',
+        `needs attention: ${failures.map((request) => `${describeAttention(request)} failed: ${oneLine(request.message, 160)} [${request.attentionId}]`).join('; ')}`,
+      );
+      return;
+    }
     const pending = this.state.approvals.pending();
     if (pending.length > 0) {
       this.publish(

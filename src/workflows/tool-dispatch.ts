@@ -15,6 +15,8 @@ import { isStoreOutage, waitedOutStoreOutage, waitOutStoreOutage } from './store
 import type { StatusPublisher } from './status-publisher';
 import type { SubagentRunner } from './subagent-runner';
 import type { RuntimeTools } from './runtime-tools';
+import type { AttentionWait } from './attention-wait';
+import { skippedToolText } from '../protocol/attention-types';
 
 type ToolResultOutput = ToolResultPart['output'];
 
@@ -30,6 +32,8 @@ const approvedToolStatusSignalMs = 1000;
  */
 export class ToolDispatch {
   private readonly tools: ToolActivities;
+  /** Why the run fails, once a person chose to fail it over a tool call that failed. */
+  private runFailure?: string;
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -38,6 +42,8 @@ export class ToolDispatch {
     private readonly status: StatusPublisher,
     private readonly subagents: SubagentRunner,
     private readonly runtimeTools: RuntimeTools,
+    /** Holds a failed tool call for a person, when the agent's `onFailure` is `wait`. */
+    private readonly attention: AttentionWait,
     placement: CallPlacement,
   ) {
     this.tools = new ToolActivities(spec, placement);
@@ -146,14 +152,28 @@ export class ToolDispatch {
       );
     }
     const storeDown: ModelToolCall[] = [];
+    const failed: { call: ModelToolCall; error: unknown }[] = [];
     let cancellation: unknown;
     settled.forEach((outcome, index) => {
       const call = calls[index]!;
       if (outcome.status === 'fulfilled') outputs.set(call.toolCallId, toolOutcome(call, outcome.value));
       else if (isCancellation(outcome.reason)) cancellation ??= outcome.reason;
       else if (isStoreOutage(outcome.reason)) storeDown.push(call);
+      else if (this.attention.enabled) failed.push({ call, error: outcome.reason });
       else outputs.set(call.toolCallId, failedTool(call, outcome.reason));
     });
+    if (failed.length > 0 && cancellation === undefined) {
+      const decided = await Promise.allSettled(
+        failed.map(({ call, error }) => this.afterFailure(call, error, promptLength, false)),
+      );
+      decided.forEach((outcome, index) => {
+        const { call } = failed[index]!;
+        if (outcome.status === 'fulfilled') {
+          outputs.set(call.toolCallId, outcome.value);
+          this.state.showToolResult(call, outcome.value);
+        } else cancellation ??= outcome.reason;
+      });
+    }
     if (storeDown.length > 0 && cancellation === undefined) {
       await waitOutStoreOutage();
       const again = await Promise.allSettled(storeDown.map((call) => this.runTool(call, promptLength, false)));
@@ -231,9 +251,45 @@ export class ToolDispatch {
         return toolOutcome(call, await this.scheduleTool(call, promptLength, revalidate, statusSignalAfterMs));
       } catch (error) {
         if (isCancellation(error)) throw error;
-        if (!(await waitedOutStoreOutage(error))) return failedTool(call, error);
+        if (!(await waitedOutStoreOutage(error))) return await this.afterFailure(call, error, promptLength, revalidate);
       }
     }
+  }
+
+  /**
+   * The outcome of a tool call that failed through its retries: an error result the model reads,
+   * or, when the agent's `onFailure` is `wait`, what a person decides. A retry runs the call again;
+   * a skip is an error result naming who skipped it; a failure is the error result, and the run fails
+   * once the step's calls have settled ({@link takeRunFailure}).
+   */
+  private async afterFailure(
+    call: ModelToolCall,
+    error: unknown,
+    promptLength: number,
+    revalidate: boolean,
+  ): Promise<ToolOutcome> {
+    if (!this.attention.enabled) return failedTool(call, error);
+    const decided = await this.attention.decide({
+      kind: 'tool',
+      step: this.state.steps,
+      error,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+    });
+    if (decided.action === 'retry') return await this.runTool(call, promptLength, revalidate);
+    if (decided.action === 'skip') {
+      return { output: { type: 'error-text', value: skippedToolText(decided.request, decided.by, decided.reason) } };
+    }
+    this.runFailure ??= `Tool '${call.toolName}' of agent '${this.spec.name}' failed: ${describeFailure(error)}`;
+    return failedTool(call, error);
+  }
+
+  /** Why the run must fail after this step's calls (a person chose to fail it), once; undefined otherwise. */
+  takeRunFailure(): string | undefined {
+    const failure = this.runFailure;
+    this.runFailure = undefined;
+    return failure;
   }
 
   /** Schedules the call's `runTool` activity (one attempt with its retries). */

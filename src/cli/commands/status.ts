@@ -1,11 +1,14 @@
 import { AgentClient } from '../../client/agent-client';
 import { runVersioning } from '../../client/deployment-builds';
+import { describeAttention } from '../../protocol/attention-types';
+import { oneLine } from '../../protocol/text-preview';
 
 /** `cadre status <workflowId>`: where a run stands, and what built it (its build and agent fingerprint). */
 export async function statusCommand(workflowId: string, write: (line: string) => void): Promise<number> {
   const client = await AgentClient.connect();
   try {
-    const status = await client.getHandle(workflowId).status();
+    const handle = client.getHandle(workflowId);
+    const status = await handle.status();
     const versioning = await runVersioning(client.client, workflowId);
     write(
       `${workflowId}: agent ${status.agent} (${status.mode}) · ${status.status} · steps ${status.steps} · ` +
@@ -16,6 +19,14 @@ export async function statusCommand(workflowId: string, write: (line: string) =>
       : 'no Worker Versioning (any worker of the task queue)';
     write(`build: ${build}`);
     write(`agent definition: ${status.build?.fingerprint ?? 'unknown (the worker reported no fingerprint)'}`);
+    // Failures that wait for a person anywhere in the tree (onFailure: 'wait'), and how to decide them.
+    const waiting = await handle.needsAttention().catch(() => []);
+    for (const request of waiting) {
+      write(
+        `needs attention: ${request.attentionId} · ${describeAttention(request)} of ${request.workflowId} (${request.agent}) failed: ${oneLine(request.message, 240)}`,
+      );
+    }
+    if (waiting.length > 0) write(`decide with: cadre retry ${workflowId} [--id <attentionId>] [--skip | --fail]`);
     return 0;
   } finally {
     await client.close();
