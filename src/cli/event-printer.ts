@@ -1,6 +1,7 @@
 import { interruptedEffectUnknown } from '../protocol/interrupted-call';
 import type { AgentEvent } from '../protocol/agent-events';
 import { oneLine, previewValue } from '../protocol/text-preview';
+import { cadreCommand } from '../server/command-hints';
 
 const cut = (value: unknown, max = 160): string => oneLine(previewValue(value, max * 4), max);
 
@@ -44,7 +45,7 @@ export function describeEvent(event: AgentEvent): string[] {
     case 'attention-needed':
       return [
         `${pad}! needs attention: ${event.attentionId} ${event.kind === 'tool' ? `tool ${event.toolName}` : `model step ${event.step}`} failed: ${cut(event.message, 240)}`,
-        `${pad}  decide with: cadre retry ${event.workflowId}${event.kind === 'tool' ? ' (or --skip, --fail)' : ' (or --fail)'}`,
+        `${pad}  decide with: ${cadreCommand(`retry ${event.workflowId}`)}   (or add ${event.kind === 'tool' ? '--skip or --fail' : '--fail'})`,
       ];
     case 'attention-resolved':
       return [

@@ -191,6 +191,14 @@ describe("a run whose agent has onFailure: 'wait'", () => {
     );
   });
 
+  it('runs a tool call that failed through its retries again on retry(), and the model gets its real result', async () => {
+    hangNextFetch = true;
+    const handle = await env.client.start('fetcher', { prompt: 'fetch the page' });
+    await waitFor(async () => (await handle.needsAttention()).length === 1, 'the failed tool call to wait');
+    await handle.retry({ by: 'ops' });
+    expect((await handle.result()).text).toBe('model saw: page https://example.com');
+  });
+
   it('fails the run with the original error when nobody decides within attentionTimeout', async () => {
     const failure = await env.client.run('short-wait', 'hello').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
@@ -211,5 +219,32 @@ describe("a run whose agent has onFailure: 'wait'", () => {
     await handle.retry({ by: 'ops' });
     const result = await handle.result();
     expect(result.text).toBe('lead got: answer: durable: found');
+  });
+});
+
+describe('a failure that waits on workers that sign', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv(agents, { approvalSecret: 'attention-test-secret-of-at-least-32-bytes' });
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+
+  it('is listed with its signature, refuses a decision with another one, and takes the listed one', async () => {
+    provider.keyFixed = false;
+    const handle = await env.client.start('patient', { prompt: 'define durable' });
+    await waitFor(async () => (await handle.needsAttention()).length === 1, 'the failed step to wait');
+    const [waiting] = await handle.needsAttention();
+    expect(waiting?.signature).toMatch(/^[\w-]{43}$/);
+    const forged = await handle.retry({ signature: 'A'.repeat(43) }).catch((error: unknown) => error);
+    expect((forged as CadreError).type).toBe('ApprovalNotVerified');
+    expect((forged as CadreError).message).toBe(
+      "The decision on attention request 'attention-2-1' was refused: the signature does not match this request " +
+        "(tool 'model step', call 'model-step-2', its input and workflow). Present the signature listed by needsAttention().",
+    );
+    provider.keyFixed = true;
+    await handle.retry({ by: 'ops' });
+    expect((await handle.result()).text).toBe('answer: durable: found');
   });
 });

@@ -2,6 +2,7 @@ import { AgentClient } from '../../client/agent-client';
 import { runVersioning } from '../../client/deployment-builds';
 import { describeAttention } from '../../protocol/attention-types';
 import { oneLine } from '../../protocol/text-preview';
+import { cadreCommand } from '../../server/command-hints';
 
 /** `cadre status <workflowId>`: where a run stands, and what built it (its build and agent fingerprint). */
 export async function statusCommand(workflowId: string, write: (line: string) => void): Promise<number> {
@@ -26,7 +27,8 @@ export async function statusCommand(workflowId: string, write: (line: string) =>
         `needs attention: ${request.attentionId} · ${describeAttention(request)} of ${request.workflowId} (${request.agent}) failed: ${oneLine(request.message, 240)}`,
       );
     }
-    if (waiting.length > 0) write(`decide with: cadre retry ${workflowId} [--id <attentionId>] [--skip | --fail]`);
+    if (waiting.length > 0)
+      write(`decide with: ${cadreCommand(`retry ${workflowId} [--id <attentionId>] [--skip | --fail]`)}`);
     return 0;
   } finally {
     await client.close();
