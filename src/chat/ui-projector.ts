@@ -20,6 +20,18 @@ interface ChildState {
   texts: Map<number, string>;
 }
 
+/** What the chat page shows of a failure that waits for a person (`data-attention` parts). */
+export interface AttentionPartData {
+  workflowId: string;
+  kind: 'model-step' | 'tool';
+  step: number;
+  toolName?: string;
+  message: string;
+  /** `waiting`, or the decision: `retry`, `skip`, `fail`. */
+  status: 'waiting' | 'retry' | 'skip' | 'fail';
+  by?: string;
+}
+
 /**
  * Turns the events of a run tree into AI SDK UI message chunks for one assistant message: the
  * root's text and tool calls as parts (one step per model step), approvals as
@@ -36,6 +48,8 @@ export class UIProjector {
   /** Text parts opened by live text: a step's retry opens a new one after a reset. */
   private textParts = 0;
   private readonly children = new Map<string, ChildState>();
+  /** Failures that wait for a person, by attention id, as their `data-attention` part shows them. */
+  private readonly attentionParts = new Map<string, AttentionPartData>();
   /** Root tool calls that run a subagent, by tool call id: their final output keeps the progress. */
   private readonly subagentCalls = new Map<string, SubagentProgress>();
   /** The UI tool call id of each approval seen. */
@@ -143,6 +157,10 @@ export class UIProjector {
       case 'agent-changed':
         // Shown in the turn where it happened; the chat page renders it as a notice.
         chunks.push({ type: 'data-agent-changed', data: { step: event.step, from: event.from, to: event.to } });
+        break;
+      case 'attention-needed':
+      case 'attention-resolved':
+        chunks.push(this.attention(event));
         break;
       default:
         break;
@@ -277,11 +295,44 @@ export class UIProjector {
       case 'run-finished':
         progress.status = event.status === 'completed' ? 'completed' : event.status;
         break;
+      case 'attention-needed':
+      case 'attention-resolved':
+        // A subagent's failure that waits is the whole turn's: the page shows it as the root's.
+        progress.status = event.type === 'attention-needed' ? 'needs-attention' : 'running';
+        chunks.push(this.attention(event));
+        break;
       default:
         return [];
     }
     chunks.unshift(this.preliminary(child.rootCallId, child.top));
     return chunks;
+  }
+
+  /**
+   * A failure that waits for a person (`onFailure: 'wait'`), as one `data-attention` part per
+   * request: shown when it starts waiting, and replaced (same id) by who decided what.
+   */
+  private attention(
+    event: Extract<StreamedEvent, { type: 'attention-needed' } | { type: 'attention-resolved' }>,
+  ): UIMessageChunk {
+    const known = this.attentionParts.get(event.attentionId);
+    const data: AttentionPartData =
+      event.type === 'attention-needed'
+        ? {
+            workflowId: event.workflowId,
+            kind: event.kind,
+            step: event.step,
+            ...(event.toolName ? { toolName: event.toolName } : {}),
+            message: event.message,
+            status: 'waiting',
+          }
+        : {
+            ...(known ?? { workflowId: event.workflowId, kind: 'model-step', step: 0, message: '' }),
+            status: event.action,
+            by: event.by,
+          };
+    this.attentionParts.set(event.attentionId, data);
+    return { type: 'data-attention', id: event.attentionId, data };
   }
 
   private preliminary(toolCallId: string, progress: SubagentProgress): UIMessageChunk {

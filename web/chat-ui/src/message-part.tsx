@@ -47,6 +47,32 @@ export function MessagePart({
       </p>
     );
   }
+  if (part.type === 'data-attention') {
+    const attention = part.data as {
+      workflowId: string;
+      kind: string;
+      step: number;
+      toolName?: string;
+      message: string;
+      status: string;
+      by?: string;
+    };
+    const what = attention.kind === 'tool' ? `Tool ${attention.toolName}` : `Model step ${attention.step}`;
+    if (attention.status !== 'waiting') {
+      const decided = { retry: 'retried', skip: 'skipped', fail: 'failed' }[attention.status] ?? attention.status;
+      return (
+        <p className="notice" data-testid="attention" data-state={attention.status}>
+          {what} {decided} by {attention.by}.
+        </p>
+      );
+    }
+    return (
+      <p className="notice error" data-testid="attention" data-state="waiting">
+        Needs attention: {what.toLowerCase()} failed: {attention.message} The run waits until an operator retries it (
+        <code>cadre retry {attention.workflowId}</code>){attention.kind === 'tool' ? ', skips it' : ''} or fails it.
+      </p>
+    );
+  }
   if (!isToolUIPart(part)) return null;
   const name = getToolName(part);
   const title = 'title' in part && typeof part.title === 'string' ? part.title : name;
