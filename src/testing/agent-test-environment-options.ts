@@ -55,8 +55,16 @@ export interface AgentTestEnvironment extends AsyncDisposable {
   client: AgentClient;
   /** The Temporal test environment: `env.client` is the raw Temporal client (with the payload keys, if any). */
   env: TestWorkflowEnvironment;
-  /** The running worker: its store, its transcript cache, its counters. */
-  worker: AgentWorker;
+  /** The running worker: its store, its transcript cache, its counters (the new one after {@link restartWorker}). */
+  readonly worker: AgentWorker;
+  /**
+   * Stops the worker as a crash would for the calls it runs, and starts a new one with the same
+   * options: a tool or model call in flight is cancelled (its `abortSignal` fires), its attempt
+   * fails, and Temporal runs the call again on the new worker, as after a worker lost mid-call.
+   * Test what your tools do then: an `atMostOnce` tool is not started again. Needs
+   * `timeSkipping: false`: the time-skipping test server keeps a stopped worker's runs waiting for it.
+   */
+  restartWorker(): Promise<void>;
   /** Lets `duration` (`'2 hours'`, or ms) of server time pass: simulated with time skipping, real otherwise. */
   sleep(duration: string | number): Promise<void>;
   /** The server's current time in ms since the epoch: simulated with time skipping, so tests can assert hours passed. */

@@ -9,7 +9,7 @@ import { hasCadreSearchAttributes } from '../server/search-attribute-registratio
 import { createTimeSkippingEnvironment, loadTemporalTesting } from '../server/test-server';
 import type { ConversationStore } from '../store/conversation-store';
 import { openStore } from '../store/open-store';
-import { createAgentWorker } from '../worker/create-agent-worker';
+import { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from '../worker/create-agent-worker';
 import type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
 import { withScripts } from './scripted-models';
 import { installTestRuntime, releaseUnusedTestRuntime } from './test-logger';
@@ -49,7 +49,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
         : await openStore(options.store ?? 'sqlite::memory:', { payloadKeys: options.payloadKeys ?? null });
     if (typeof options.store !== 'object') cleanups.push(() => store.close());
     const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
-    const worker = await createAgentWorker({
+    const workerOptions: AgentWorkerOptions = {
       agents,
       connection: env.nativeConnection,
       client: env.client,
@@ -66,18 +66,29 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
       ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
       ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
-    });
-    const running = worker.run();
-    cleanups.push(async () => {
-      worker.shutdown();
-      await running;
-    });
+    };
+    let current = await startWorker(workerOptions);
+    cleanups.push(() => current.stop());
     const client = AgentClient.fromClient(env.client, { taskQueue, searchAttributes, store });
     cleanups.push(() => client.close());
     return {
       client,
       env,
-      worker,
+      get worker() {
+        return current.worker;
+      },
+      restartWorker: async () => {
+        if (timeSkipping) {
+          // Its workflow tasks would stay on the stopped worker's sticky queue: the test server never moves them.
+          throw new ConfigurationError(
+            'restartWorker() needs a server that hands a stopped worker\'s runs to the next one, and the ' +
+              'time-skipping test server keeps them waiting for the stopped worker. Create this environment with ' +
+              'timeSkipping: false (the dev server, `npx cadre setup` builds it) to restart its worker.',
+          );
+        }
+        await current.stop();
+        current = await startWorker(workerOptions);
+      },
       sleep: (duration) => env.sleep(duration),
       now: () => env.currentTimeMs(),
       close: closeAll,
@@ -88,6 +99,19 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
     if (installedRuntime) await releaseUnusedTestRuntime();
     throw error;
   }
+}
+
+/** A running worker, and how to stop it: at once, cancelling its calls in flight (their attempts fail, and Temporal retries them). */
+async function startWorker(options: AgentWorkerOptions): Promise<{ worker: AgentWorker; stop(): Promise<void> }> {
+  const worker = await createAgentWorker(options);
+  const running = worker.run();
+  return {
+    worker,
+    stop: async () => {
+      worker.shutdown();
+      await running;
+    },
+  };
 }
 
 /** The Temporal test environment to run on, and whether its namespace has Cadre's search attributes. */

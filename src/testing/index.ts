@@ -18,7 +18,7 @@ export {
 } from './scripted-step';
 export { providerError } from './provider-error';
 export { lastToolResult, promptTexts, toolResults, userTexts } from './prompt-inspection';
-export { approveAll, expectApprovalRequested, waitForStatus } from './run-expectations';
+export { approveAll, expectApprovalRequested, expectNeedsAttention, waitForStatus } from './run-expectations';
 export { toolCalls, transcriptText, type ToolCallRecord } from './transcript-views';
 export { waitFor, type WaitOptions } from './wait-for';
 export { TestLogger, installTestRuntime, testRuntimeOptions } from './test-logger';

@@ -1,5 +1,6 @@
 import type { AgentHandle } from '../client/agent-handle';
 import type { ApprovalRequest } from '../protocol/approval-types';
+import type { AttentionRequest } from '../protocol/attention-types';
 import type { AgentStatus, AgentStatusReport } from '../protocol/definitions';
 import { toolCalls } from './transcript-views';
 import { type PollResult, type WaitOptions, poll } from './wait-for';
@@ -55,6 +56,24 @@ export async function approveAll(
     );
   }
   return decided;
+}
+
+/**
+ * Waits until a model step or a tool call of the run, or of any subagent below it, fails and waits
+ * for a person (agents with `onFailure: 'wait'`), and returns what waits. Then decide it with
+ * `handle.retry()`, `skip()` or `failRun()`. Fails with the status seen instead, at once if the run ended.
+ */
+export async function expectNeedsAttention(handle: AgentHandle, options: WaitOptions = {}): Promise<AttentionRequest[]> {
+  return await poll(
+    async () => {
+      const waiting = await handle.needsAttention();
+      if (waiting.length > 0) return { done: true, value: waiting };
+      const report = await handle.status();
+      return { done: false, seen: describeStatus(report), final: endedStatuses.includes(report.status) };
+    },
+    `run ${handle.workflowId} to wait for a person after a failure`,
+    options,
+  );
 }
 
 /**

@@ -26,6 +26,21 @@ describe('the testing example of docs/testing.md and the README', () => {
     expect(file).toContain(shown.replace(/^/gm, '  ').replace(/^ {2}$/gm, ''));
   });
 
+  it('shows the failure example as the test file that runs in the suite, each test within 15 lines', () => {
+    const page = fs.readFileSync(path.join(root, 'docs/testing.md'), 'utf8');
+    const at = page.indexOf('<!-- failure-example: test/testing/failure-example.test.ts -->');
+    expect(at).toBeGreaterThan(0);
+    const shown = /```ts\n([\s\S]*?)```/.exec(page.slice(at))?.[1];
+    const file = fs
+      .readFileSync(path.join(__dirname, 'failure-example.test.ts'), 'utf8')
+      .replace("from '../../src/testing';", "from 'cadre/testing';")
+      .replace("from '../../src';", "from 'cadre';");
+    expect(shown).toBe(file);
+    const bodies = file.split(/\n {2}it\(/).slice(1);
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) expect(body.split('\n').indexOf('  });') - 1).toBeLessThanOrEqual(15);
+  });
+
   it('keeps each test within 15 lines', () => {
     const bodies = readmeExample()
       .split(/\n {2}it\(/)
