@@ -63,6 +63,7 @@ export type { ChildRun } from './protocol/state-snapshot';
 export type { AwaitedToolCall, ToolResultSubmission } from './protocol/client-tool-types';
 export type { WhileRunning } from './protocol/while-running';
 export type { OnFailure } from './agents/on-failure-setting';
+export type { RunPriority, RunTenant } from './protocol/run-priority';
 export type { AttentionAction, AttentionDecisionInput, AttentionRequest } from './protocol/attention-types';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
+import type { RunPlacement } from '../client/run-placement';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { type AgentWorkflowInput, agentWorkflowType, sendMessageSignal } from '../protocol/definitions';
 import { initialSearchAttributes } from '../protocol/search-attributes';
@@ -21,9 +22,10 @@ export interface SessionStart {
  * The input is the one `AgentClient.start` builds for `{ mode: 'session' }`.
  */
 export async function sendToSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
+  const placement = client.placement(start.runtimeContext, 'high');
   await client.client.workflow.signalWithStart<typeof agentWorkflow, [{ text: string }]>(agentWorkflowType, {
-    ...startOptions(client, start, text),
-    args: [sessionInput(start)],
+    ...startOptions(client, start, text, placement),
+    args: [sessionInput(start, placement)],
     signal: sendMessageSignal,
     signalArgs: [{ text }],
   });
@@ -37,9 +39,10 @@ export async function sendToSession(client: AgentClient, start: SessionStart, te
  */
 export async function startSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
   try {
+    const placement = client.placement(start.runtimeContext, 'high');
     await client.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
-      ...startOptions(client, start, text),
-      args: [{ ...sessionInput(start), prompt: text }],
+      ...startOptions(client, start, text, placement),
+      args: [{ ...sessionInput(start, placement), prompt: text }],
       ...(client.startsEagerly ? { requestEagerStart: true } : {}),
     });
   } catch (error) {
@@ -49,23 +52,27 @@ export async function startSession(client: AgentClient, start: SessionStart, tex
 }
 
 /** The input `AgentClient.start` builds for `{ mode: 'session' }`. */
-function sessionInput(start: SessionStart): AgentWorkflowInput {
+function sessionInput(start: SessionStart, placement: RunPlacement): AgentWorkflowInput {
   return {
     agent: start.agent,
     mode: 'session',
     depth: 0,
     rootWorkflowId: start.workflowId,
     runtimeContext: start.runtimeContext,
+    ...(placement.tenant ? { tenant: placement.tenant } : {}),
   };
 }
 
 /** The start options both ways of starting a session share. */
-function startOptions(client: AgentClient, start: SessionStart, text: string) {
+function startOptions(client: AgentClient, start: SessionStart, text: string, placement: RunPlacement) {
   return {
     workflowId: start.workflowId,
     taskQueue: client.taskQueue,
     staticSummary: `${start.agent} (session): ${oneLine(text, 100)}`,
     typedSearchAttributes:
-      start.searchAttributes === false ? undefined : initialSearchAttributes(start.agent, 0, start.workflowId),
+      start.searchAttributes === false
+        ? undefined
+        : initialSearchAttributes(start.agent, 0, start.workflowId, placement.tenant?.id),
+    priority: placement.priority,
   };
 }

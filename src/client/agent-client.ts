@@ -8,6 +8,8 @@ import {
   agentWorkflowType,
 } from '../protocol/definitions';
 import { initialSearchAttributes } from '../protocol/search-attributes';
+import type { RunPriority, RunTenant } from '../protocol/run-priority';
+import { type RunPlacement, runPlacement, type TenantOf } from './run-placement';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
 import type { Pricing } from '../protocol/usage';
@@ -57,6 +59,13 @@ export interface AgentClientOptions {
   pricing?: Pricing;
   /** Traces: a run's trace starts at the client call that starts it (see docs/observability.md). */
   telemetry?: AgentTelemetry;
+  /**
+   * The tenant of each run this client starts, from its runtime context, like memory scopes:
+   * `(context) => context?.orgId as string`, or `{ id, weight }` to give a tier a bigger share. Every
+   * task of the run's tree carries it as its fairness key, and the run is listed under `CadreTenant`.
+   * See docs/tenants.md.
+   */
+  tenant?: TenantOf;
 }
 
 /**
@@ -88,6 +97,10 @@ export interface StartAgentOptions<CALL_OPTIONS = unknown> {
   callOptions?: CALL_OPTIONS;
   /** Per-request data for approval policies and `prepareCall` (e.g. `{ role: 'admin' }`); JSON, kept in history. */
   runtimeContext?: Record<string, unknown>;
+  /** The run's tenant, over the client's `tenant` function: an id, or `{ id, weight }`. */
+  tenant?: string | RunTenant;
+  /** How soon its tasks go when workers are busy; default `high` for a session, `normal` for a task run. */
+  priority?: RunPriority | number;
 }
 
 /**
@@ -100,7 +113,7 @@ export class AgentClient {
   private constructor(
     readonly client: Client,
     private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
-      Pick<AgentClientOptions, 'uiUrl' | 'pricing'>,
+      Pick<AgentClientOptions, 'uiUrl' | 'pricing' | 'tenant'>,
     private readonly ownedConnection?: Connection,
     private readonly store: LazyStore = new LazyStore(),
     /** False for a worker under Worker Versioning: the server, not this process, picks a new run's build. */
@@ -196,6 +209,7 @@ export class AgentClient {
       searchAttributes: options.searchAttributes ?? true,
       uiUrl: options.uiUrl ?? process.env.CADRE_UI_URL,
       ...(options.pricing ? { pricing: options.pricing } : {}),
+      ...(options.tenant ? { tenant: options.tenant } : {}),
     };
   }
 
@@ -212,25 +226,43 @@ export class AgentClient {
     const prompt = promptInput(options.prompt, { sizeLimit: false });
     // Large images and files go to the conversation store; the input carries their keys.
     if (prompt.promptContent) prompt.promptContent = await storeLargeParts(prompt.promptContent, this.store);
+    const mode = options.mode ?? (options.prompt === undefined ? 'session' : 'task');
+    const placement = this.placement(options.runtimeContext, mode === 'session' ? 'high' : 'normal', options);
     const input: AgentWorkflowInput = {
       agent,
-      mode: options.mode ?? (options.prompt === undefined ? 'session' : 'task'),
+      mode,
       ...prompt,
       depth: 0,
       rootWorkflowId: workflowId,
       continueAsNewEverySteps: options.continueAsNewEverySteps,
       callOptions: options.callOptions,
       runtimeContext: options.runtimeContext,
+      ...(placement.tenant ? { tenant: placement.tenant } : {}),
     };
     const handle = await this.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
       workflowId,
       taskQueue: this.options.taskQueue,
       args: [input],
       staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(promptText(prompt.promptContent ?? prompt.prompt ?? ''), 100)}` : ''}`,
-      typedSearchAttributes: this.options.searchAttributes ? initialSearchAttributes(agent, 0, workflowId) : undefined,
+      typedSearchAttributes: this.options.searchAttributes
+        ? initialSearchAttributes(agent, 0, workflowId, placement.tenant?.id)
+        : undefined,
+      priority: placement.priority,
       ...(this.startsEagerly ? { requestEagerStart: true } : {}),
     });
     return this.wrap<OutputOfAgent<AGENT>>(handle.workflowId);
+  }
+
+  /**
+   * The tenant and priority of a new run with `runtimeContext`: those given, else the client's
+   * `tenant` function's and `defaultPriority`. Refuses a tenant or priority that cannot be used.
+   */
+  placement(
+    runtimeContext: Record<string, unknown> | undefined,
+    defaultPriority: RunPriority,
+    given: { tenant?: string | RunTenant; priority?: RunPriority | number } = {},
+  ): RunPlacement {
+    return runPlacement({ tenantOf: this.options.tenant, runtimeContext, ...given, defaultPriority });
   }
 
   /**
@@ -274,7 +306,13 @@ export class AgentClient {
   }
 
   private scheduling(): AgentSchedules {
-    return new AgentSchedules(this.client, this.options.taskQueue, this.store, (agent) => this.workersFor(agent));
+    return new AgentSchedules(
+      this.client,
+      this.options.taskQueue,
+      this.store,
+      (agent) => this.workersFor(agent),
+      (runtimeContext, defaultPriority, given) => this.placement(runtimeContext, defaultPriority, given),
+    );
   }
 
   /** The task queue this client starts runs on. */

@@ -4,6 +4,8 @@ import type { AgentWorkflowInput } from '../protocol/definitions';
 import { type ScheduleMemo, scheduleMemoKey } from '../protocol/schedules';
 import { AgentScheduleHandle, type AgentScheduleChanges, type ScheduledRun } from './agent-schedule-handle';
 import { storeLargeParts } from './large-prompt-parts';
+import type { RunPlacement } from './run-placement';
+import type { RunPriority, RunTenant } from '../protocol/run-priority';
 import type { LazyStore } from './lazy-store';
 import { promptInput } from './prompt-input';
 import { type AgentScheduleOptions, checkCallOptions, overlapPolicy, scheduleOptions } from './schedule-options';
@@ -30,6 +32,12 @@ export class AgentSchedules {
     private readonly taskQueue: string,
     private readonly store: LazyStore,
     private readonly workersFor: (agent: string) => Promise<number>,
+    /** The client's placement of a new run (see `AgentClient.placement`). */
+    private readonly placement: (
+      runtimeContext: Record<string, unknown> | undefined,
+      defaultPriority: RunPriority,
+      given: { tenant?: string | RunTenant; priority?: RunPriority | number },
+    ) => RunPlacement,
   ) {}
 
   /**
@@ -56,6 +64,11 @@ export class AgentSchedules {
       ...(options.callOptions !== undefined ? { callOptions: options.callOptions } : {}),
       ...(options.runtimeContext ? { runtimeContext: options.runtimeContext } : {}),
     };
+    // Its runs' model steps and tools go `low`, after people waiting on chat turns (see AgentRun.useSpec).
+    const placement = this.placement(options.runtimeContext, 'low', {
+      ...(options.tenant ? { tenant: options.tenant } : {}),
+    });
+    if (placement.tenant) input.tenant = placement.tenant;
     const temporal = scheduleOptions(scheduleId, options, input, this.taskQueue);
     if (!(await this.served(agent))) {
       throw new ConfigurationError(

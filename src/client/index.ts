@@ -13,6 +13,7 @@ export type {
 } from './agent-client';
 export type { AgentPrompt } from './prompt-input';
 export type { AttentionDecisionOptions } from './attention-decisions';
+export type { TenantOf } from './run-placement';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';
 export { forkMemoKey, type ForkMemo, type ForkOptions } from './run-fork';

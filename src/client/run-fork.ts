@@ -6,6 +6,7 @@ import { CadreError } from '../errors';
 import { type AgentMode, type AgentWorkflowInput, agentWorkflowType } from '../protocol/definitions';
 import { promptText } from '../protocol/prompt-content';
 import { agentNameKey, initialSearchAttributes } from '../protocol/search-attributes';
+import { runPriorityOf } from '../protocol/run-priority';
 import { oneLine } from '../protocol/text-preview';
 import { storedMessages } from '../store/stored-messages';
 import type { agentWorkflow } from '../workflows/agent-workflow';
@@ -88,6 +89,8 @@ export async function startFork(
     ...(original.idleTimeout ? { idleTimeout: original.idleTimeout } : {}),
     callOptions: options.callOptions ?? original.callOptions,
     ...(original.runtimeContext ? { runtimeContext: original.runtimeContext } : {}),
+    // A fork serves the tenant its run served.
+    ...(original.tenant ? { tenant: original.tenant } : {}),
   };
   const text = prompt.promptContent ?? prompt.prompt;
   const memo: ForkMemo = { workflowId, conversationId, at };
@@ -98,7 +101,8 @@ export async function startFork(
     args: [input],
     memo: { [forkMemoKey]: memo },
     staticSummary: `${agent} (${mode}), fork of ${workflowId} at message ${at}${text ? `: ${oneLine(promptText(text), 100)}` : ''}`,
-    typedSearchAttributes: withAttributes ? initialSearchAttributes(agent, 0, forkId) : undefined,
+    typedSearchAttributes: withAttributes ? initialSearchAttributes(agent, 0, forkId, original.tenant?.id) : undefined,
+    priority: runPriorityOf(mode === 'session' ? 'high' : 'normal', original.tenant),
   });
   return forkId;
 }

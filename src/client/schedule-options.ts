@@ -1,3 +1,4 @@
+import type { RunTenant } from '../protocol/run-priority';
 import type { CalendarSpec, ScheduleOptions, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import type { FlexibleSchema } from 'ai';
@@ -37,6 +38,8 @@ export interface AgentScheduleOptions<CALL_OPTIONS = unknown> {
   callOptions?: CALL_OPTIONS;
   /** Runtime context of every run; Cadre adds `schedule: { id, scheduledAt }` to it. */
   runtimeContext?: Record<string, unknown>;
+  /** The tenant its runs serve, over the client's `tenant` function: an id, or `{ id, weight }`. */
+  tenant?: string | RunTenant;
   spec: AgentScheduleSpec;
   /**
    * What happens when a run is due while the last one still runs. Default `skip`: the due run is

@@ -10,6 +10,7 @@ import type { AwaitedToolCall, ToolResultSubmission } from './client-tool-types'
 import type { AttentionDecisionInput, AttentionRequest } from './attention-types';
 import type { RunBuildReport } from './run-build';
 import type { BuildMoveInput } from './build-move';
+import type { RunTenant } from './run-priority';
 
 /** The workflow type of every agent run: the runs a client starts and the subagents a parent starts. */
 export const agentWorkflowType = 'agentWorkflow';
@@ -64,6 +65,8 @@ export interface AgentWorkflowInput {
   continueAsNewEverySteps?: number;
   /** Set on a session that continued as new to move to another build (see `holdForBuildMoveUpdate`). */
   buildMove?: BuildMoveInput;
+  /** The tenant the run serves: its fairness key and weight, inherited by every run of its tree. */
+  tenant?: RunTenant;
 }
 
 /** What a task-mode run returns, and a session when it ends; `OUTPUT` is the agent's structured output type. */
@@ -106,6 +109,8 @@ export interface AgentStatusReport {
   pendingApprovals: number;
   /** Calls to client-side tools waiting for `submitToolResult`. */
   pendingToolResults: number;
+  /** The tenant the run serves, when it was started with one. */
+  tenant?: string;
   /** Failures waiting for a person (`onFailure: 'wait'`); absent on runs of builds before it. */
   needsAttention?: number;
   usage: TokenUsage;

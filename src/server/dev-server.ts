@@ -29,9 +29,18 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** Remote codec endpoint the Web UI decodes payloads with (`--ui-codec-endpoint`), e.g. Cadre's codec server. */
   uiCodecEndpoint?: string;
-  /** Dynamic config values (`--dynamic-config-value key=value`), e.g. a lower continue-as-new suggestion for tests. */
+  /**
+   * Dynamic config values (`--dynamic-config-value key=value`), e.g. a lower continue-as-new
+   * suggestion for tests, over {@link devServerDynamicConfig}.
+   */
   dynamicConfig?: Record<string, string | number | boolean>;
 }
+
+/**
+ * What the embedded server always starts with: task queue fairness, so each tenant's runs get their
+ * share of busy workers (priority needs nothing: it is on by default since server 1.28).
+ */
+export const devServerDynamicConfig: Record<string, string | number | boolean> = { 'matching.enableFairness': true };
 
 /** A running (or external) Temporal server that Cadre's search attributes are registered on. */
 export interface DevServer {
@@ -125,7 +134,7 @@ async function spawnDevServer(namespace: string, options: DevServerOptions): Pro
   if (uiPort !== undefined && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (dbFile) args.push('--db-filename', dbFile);
   if (namespace !== 'default') args.push('--namespace', namespace);
-  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+  for (const [key, value] of Object.entries({ ...devServerDynamicConfig, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
 

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type ConnectionLike } from '@temporalio/client';
 import type { SearchAttributeType } from '@temporalio/common';
 import { CadreError, ConfigurationError } from '../errors';
-import { cadreSearchAttributes } from '../protocol/search-attributes';
+import { cadreSearchAttributes, tenantKey } from '../protocol/search-attributes';
 
 /** gRPC status codes (kept local: @grpc/grpc-js is not a direct dependency). */
 const GRPC_ALREADY_EXISTS = 6;
@@ -111,7 +111,8 @@ export async function hasCadreSearchAttributes(
 ): Promise<boolean> {
   try {
     const listed = await listCustomSearchAttributes(connection, namespace, Date.now() + timeoutMs);
-    return cadreSearchAttributes.every((key) => listed.has(key.name));
+    // `CadreTenant` is set only on runs started with a tenant: a namespace set up before it still publishes statuses.
+    return cadreSearchAttributes.every((key) => key === tenantKey || listed.has(key.name));
   } catch {
     return false;
   }

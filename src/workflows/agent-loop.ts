@@ -63,11 +63,12 @@ export class AgentLoop {
     /** Holds a failed step for a person, when the agent's `onFailure` is `wait`. */
     private readonly attention: AttentionWait,
     /** The agent's activity queue (polled only by workers that serve it), and the run's local budget. */
-    { activityQueue, budget }: CallPlacement,
+    { activityQueue, budget, priority }: CallPlacement,
   ) {
     const retry = { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors };
     const options = {
       taskQueue: activityQueue,
+      ...(priority ? { priority } : {}),
       startToCloseTimeout: spec.modelStepTimeout,
       heartbeatTimeout: modelHeartbeatTimeout,
       // The workflow waits until the provider call is really aborted before it reports cancelled.

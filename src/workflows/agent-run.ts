@@ -47,6 +47,7 @@ import { commitWrites, conversationOf } from './store-writes';
 import { SubagentRunner } from './subagent-runner';
 import { ToolDispatch } from './tool-dispatch';
 import { LocalBudget } from './local-first';
+import { runPriorityOf } from '../protocol/run-priority';
 
 /** Result text of every tool call a cancellation leaves open. */
 export const cancelledToolResult = 'Cancelled: the agent run was cancelled before this tool call finished.';
@@ -123,6 +124,10 @@ export class AgentRun {
     const placement = {
       activityQueue,
       ...(spec.localActivities ? { budget: new LocalBudget(spec.localActivities) } : {}),
+      // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
+      ...(input.tenant && input.runtimeContext?.schedule !== undefined
+        ? { priority: runPriorityOf('low', input.tenant) }
+        : {}),
     };
     const attention = new AttentionWait(state, status, spec);
     const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, attention, placement);
@@ -314,6 +319,7 @@ function statusReport(input: AgentWorkflowInput, state: AgentState): AgentStatus
     pendingApprovals: state.approvals.pending().length,
     pendingToolResults: state.awaitedCalls.pending().length,
     needsAttention: state.attention.waiting().length,
+    ...(input.tenant ? { tenant: input.tenant.id } : {}),
     usage: state.usage,
   };
 }

@@ -47,6 +47,7 @@ export {
   cadreSearchAttributes,
   pendingApprovalsKey,
   rootWorkflowIdKey,
+  tenantKey,
 } from '../protocol/search-attributes';
 export { toolResultRefusals, type AwaitedToolCall, type ToolResultSubmission } from '../protocol/client-tool-types';
 export type { BuildMoveInput } from '../protocol/build-move';

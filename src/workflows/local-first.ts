@@ -1,3 +1,4 @@
+import type { Priority } from '@temporalio/common';
 import {
   ActivityCancellationType,
   ActivityFailure,
@@ -22,6 +23,8 @@ import { notServedHere } from './served-here';
 export interface CallPlacement {
   activityQueue: string;
   budget?: LocalBudget;
+  /** Set only where the run's own priority cannot carry it (a scheduled run's tenant and low priority). */
+  priority?: Priority;
 }
 
 /** One call that starts as a local activity: the ways it may run. */

@@ -9,6 +9,7 @@ import type { AgentState } from './agent-state';
 import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { agentStatusKey, initialSearchAttributes } from '../protocol/search-attributes';
+import { runPriorityKeys } from '../protocol/run-priority';
 import { oneLine } from '../protocol/text-preview';
 
 type Output = ToolResultPart['output'];
@@ -71,6 +72,7 @@ export class SubagentRunner {
       ...this.childSpec(entry.agent, overrides),
       ...(entry.context === 'fork' ? this.forkOf() : {}),
       ...(this.input.runtimeContext ? { runtimeContext: this.input.runtimeContext } : {}),
+      ...(this.input.tenant ? { tenant: this.input.tenant } : {}),
       ...(childMode !== 'foreground' ? { reportTo: parentId } : {}),
       ...(childMode === 'continuable' ? { idleTimeout: entry.background?.idleTimeout } : {}),
     };
@@ -81,6 +83,9 @@ export class SubagentRunner {
       ...(this.searchAttributesEnabled
         ? { typedSearchAttributes: this.childAttributes(entry.agent, depth, rootWorkflowId) }
         : {}),
+      // A foreground child is part of its parent's turn and inherits its priority (and tenant, as every child does);
+      // work that outlives the turn goes after people waiting on turns.
+      ...(childMode !== 'foreground' ? { priority: { priorityKey: runPriorityKeys.low } } : {}),
     };
     return this.children.start(child, {
       options,
@@ -91,7 +96,7 @@ export class SubagentRunner {
 
   /** A child's first search attributes: `running` at once, as this run starts it, so its first status needs no upsert. */
   private childAttributes(agent: string, depth: number, rootWorkflowId: string) {
-    return initialSearchAttributes(agent, depth, rootWorkflowId).map((attribute) =>
+    return initialSearchAttributes(agent, depth, rootWorkflowId, this.input.tenant?.id).map((attribute) =>
       attribute.key === agentStatusKey ? { key: agentStatusKey, value: 'running' } : attribute,
     );
   }

@@ -73,6 +73,7 @@ export class ToolActivities {
     const retry = { ...defaultToolExecution.retry, ...own.retry };
     const options = {
       taskQueue: this.placement.activityQueue,
+      ...(this.placement.priority ? { priority: this.placement.priority } : {}),
       startToCloseTimeout,
       heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

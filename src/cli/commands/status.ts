@@ -13,7 +13,8 @@ export async function statusCommand(workflowId: string, write: (line: string) =>
     const versioning = await runVersioning(client.client, workflowId);
     write(
       `${workflowId}: agent ${status.agent} (${status.mode}) · ${status.status} · steps ${status.steps} · ` +
-        `approvals pending ${status.pendingApprovals}${status.lastError ? ` · last error: ${status.lastError}` : ''}`,
+        `approvals pending ${status.pendingApprovals}${status.tenant ? ` · tenant ${status.tenant}` : ''}` +
+        `${status.lastError ? ` · last error: ${status.lastError}` : ''}`,
     );
     const build = versioning.build
       ? `${versioning.build.deploymentName}:${versioning.build.buildId}${versioning.pinned ? ' (pinned)' : ''}`

@@ -1,0 +1,133 @@
+import { Context } from '@temporalio/activity';
+import type { Priority } from '@temporalio/common';
+import { tool } from 'ai';
+import { z } from 'zod';
+import { defineAgent } from '../../src/agents/define-agent';
+import { AgentClient } from '../../src/client/agent-client';
+import { ConfigurationError } from '../../src/errors';
+import { tenantKey } from '../../src/protocol/search-attributes';
+import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
+
+/** The priority every call of the tool saw, as its worker received it. */
+const seen: (Priority | undefined)[] = [];
+const whoAmI = tool({
+  description: 'Reports the task it ran in.',
+  inputSchema: z.object({}),
+  execute: async () => {
+    // Unset fields arrive as '' and 0: keep only those set.
+    const { priorityKey, fairnessKey, fairnessWeight } = Context.current().info.priority ?? {};
+    seen.push({
+      ...(priorityKey ? { priorityKey } : {}),
+      ...(fairnessKey ? { fairnessKey } : {}),
+      ...(fairnessWeight ? { fairnessWeight } : {}),
+    });
+    return 'ok';
+  },
+});
+const delegate = (toolName: string, background = false) => ({
+  toolCalls: [{ toolName, input: { task: 'go', ...(background ? { run_in_background: true } : {}) } }],
+});
+
+const agents = [
+  defineAgent({
+    name: 'tenant-top',
+    model: reactiveModel(delegate('down'), (options) => `top: ${lastToolResult(options)}`),
+    subagents: { down: { agent: 'tenant-middle', description: 'Goes down.', maxDepth: 2 } },
+  }),
+  defineAgent({
+    name: 'tenant-middle',
+    model: reactiveModel(delegate('down'), (options) => `middle: ${lastToolResult(options)}`),
+    subagents: { down: { agent: 'tenant-leaf', description: 'Goes down.', maxDepth: 2 } },
+  }),
+  defineAgent({
+    name: 'tenant-batch',
+    model: reactiveModel(delegate('job', true), 'started the job'),
+    subagents: { job: { agent: 'tenant-leaf', description: 'A job.' } },
+  }),
+  defineAgent({
+    name: 'tenant-leaf',
+    tools: { whoAmI },
+    model: reactiveModel(
+      { toolCalls: [{ toolName: 'whoAmI', input: {} }] },
+      (options) => `leaf: ${lastToolResult(options)}`,
+    ),
+  }),
+];
+
+describe('a run started for a tenant', () => {
+  let env: AgentTestEnv;
+  let client: AgentClient;
+  beforeAll(async () => {
+    env = await startAgentTestEnv(agents);
+    client = AgentClient.fromClient(env.client.client, {
+      taskQueue: env.worker.taskQueue,
+      tenant: (context) =>
+        typeof context?.org === 'string' ? { id: context.org, weight: context.org === 'acme' ? 3 : 1 } : undefined,
+    });
+  });
+  afterAll(async () => {
+    await env.stop();
+  });
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  it("carries the tenant from the client's tenant function to every task of a two-level tree", async () => {
+    const handle = await client.start('tenant-top', { prompt: 'go', runtimeContext: { org: 'acme' } });
+    expect((await handle.result()).text).toBe('top: middle: leaf: ok');
+    // The leaf's tool, two children down, ran with the tenant as its fairness key and the root's priority.
+    expect(seen).toEqual([{ priorityKey: 3, fairnessKey: 'acme', fairnessWeight: 3 }]);
+    const children = await handle.children();
+    const middle = env.client.client.workflow.getHandle(children[0]!.workflowId);
+    const grandchildren = await env.client.getHandle(children[0]!.workflowId).children();
+    for (const run of [handle.workflowId, middle.workflowId, grandchildren[0]!.workflowId]) {
+      const description = await env.client.client.workflow.getHandle(run).describe();
+      expect([run, description.typedSearchAttributes.get(tenantKey)]).toEqual([run, 'acme']);
+    }
+    expect((await handle.status()).tenant).toBe('acme');
+  });
+
+  it("runs a background job after people's turns: low priority, the same tenant", async () => {
+    const handle = await client.start('tenant-batch', { prompt: 'go', runtimeContext: { org: 'acme' } });
+    await handle.result();
+    expect(seen).toEqual([{ priorityKey: 4, fairnessKey: 'acme', fairnessWeight: 3 }]);
+  });
+
+  it('starts a session ahead of task runs, and takes a tenant given at start over the function', async () => {
+    const session = await client.start('tenant-leaf', {
+      mode: 'session',
+      tenant: 'globex',
+      runtimeContext: { org: 'acme' },
+    });
+    await session.send('go');
+    await (async () => {
+      for (let tries = 0; tries < 200 && seen.length === 0; tries++) await new Promise((r) => setTimeout(r, 50));
+    })();
+    expect(seen).toEqual([{ priorityKey: 2, fairnessKey: 'globex' }]);
+    await session.end();
+  });
+
+  it('runs without a tenant as before: no fairness key, no CadreTenant', async () => {
+    const handle = await client.start('tenant-leaf', { prompt: 'go' });
+    await handle.result();
+    expect(seen).toEqual([{ priorityKey: 3 }]);
+    const description = await env.client.client.workflow.getHandle(handle.workflowId).describe();
+    expect(description.typedSearchAttributes.get(tenantKey)).toBeUndefined();
+  });
+
+  it('refuses a tenant id or a priority that cannot be used before anything starts', async () => {
+    const long = 'x'.repeat(65);
+    await expect(client.start('tenant-leaf', { prompt: 'go', tenant: long })).rejects.toThrow(
+      new ConfigurationError(
+        `A tenant id is a string of 1 to 64 characters (it is Temporal's fairness key); got "${long}". Nothing was started.`,
+      ),
+    );
+    await expect(client.start('tenant-leaf', { prompt: 'go', tenant: { id: 'acme', weight: 0 } })).rejects.toThrow(
+      "Tenant 'acme' has weight 0; a weight is a number above 0 (1 is an equal share). Nothing was started.",
+    );
+    await expect(client.start('tenant-leaf', { prompt: 'go', priority: 9 })).rejects.toThrow(
+      "A run's priority is 'high', 'normal', 'low' or a Temporal priority key from 1 (first) to 5; got 9. Nothing was started.",
+    );
+  });
+});
