@@ -6,6 +6,7 @@
  *   npm run bench -- floor          Cadre against bare Temporal workflows doing the same work, on one server
  *   npm run bench -- stream         the chat endpoint's live text against streamText in process, same model
  *   npm run bench -- step           wall ms of an agent step: Cadre, the bare activity floor and the local-activity limit, eager dispatch off and on
+ *   npm run bench -- tenants        one tenant's turns while another floods the worker, fairness off and on
  * With `--write-docs`, the run's figures also replace that benchmark's table in docs/benchmarks.md,
  * stamped with the commit, the date and the machine.
  */
@@ -18,6 +19,7 @@ import { longSessionBench } from './long-session';
 import { sessionsBench } from './sessions';
 import { stepBench } from './step';
 import { streamBench } from './stream';
+import { tenantsBench } from './tenants';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -28,6 +30,7 @@ const benches: Record<string, () => Promise<void>> = {
   sessions: sessionsBench,
   step: stepBench,
   stream: streamBench,
+  tenants: tenantsBench,
 };
 const args = process.argv.slice(2);
 const writeDocs = args.includes('--write-docs');

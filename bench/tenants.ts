@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
+import { defineAgent } from '../src/agents/define-agent';
+import { AgentClient } from '../src/client/agent-client';
+import type { AgentHandle } from '../src/client/agent-handle';
+import type { RunPriority } from '../src/protocol/run-priority';
+import { createBenchWorker, report, withBenchServer } from './bench-env';
+
+/** Tenant A's flood: this many task runs of `floodSteps` model steps each. */
+const floodRuns = Number(process.env.CADRE_BENCH_FLOOD_RUNS ?? 500);
+const floodSteps = 5;
+/** Tenant B's chat turns, started together once A's flood is queued. */
+const turns = 10;
+/** Every model call takes this long, as a fast provider does. */
+const modelLatencyMs = 200;
+/** The worker's activity slots: few enough that A's flood backs up behind them. */
+const activitySlots = 16;
+
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+/** A model that answers after `modelLatencyMs`: tool calls until `steps` steps, then a text. */
+function slowModel(name: string, steps: number) {
+  return new MockLanguageModelV4({
+    provider: 'bench',
+    modelId: name,
+    doGenerate: async ({ prompt }) => {
+      await new Promise((resolve) => setTimeout(resolve, modelLatencyMs));
+      const done = prompt.filter((message) => message.role === 'tool').length >= steps - 1;
+      return {
+        content: done
+          ? [{ type: 'text', text: 'done' }]
+          : [{ type: 'tool-call', toolCallId: `c-${randomUUID()}`, toolName: 'note', input: '{}' }],
+        finishReason: { unified: done ? 'stop' : 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+const note = tool({ description: 'Notes.', inputSchema: z.object({}), execute: async () => 'noted' });
+const agents = [
+  defineAgent({ name: 'flood', streaming: false, tools: { note }, model: slowModel('flood', floodSteps) }),
+  defineAgent({ name: 'chat', streaming: false, model: slowModel('chat', 1) }),
+];
+
+/** Milliseconds of each of B's turns, started together: its run's start to its answer. */
+async function turnTimes(client: AgentClient, priority: RunPriority): Promise<number[]> {
+  return await Promise.all(
+    Array.from({ length: turns }, async () => {
+      const started = performance.now();
+      await client.run('chat', 'hello', { tenant: 'b', priority });
+      return performance.now() - started;
+    }),
+  );
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const round = (ms: number) => Math.round(ms);
+
+/**
+ * `npm run bench -- tenants`: tenant A floods one worker (16 activity slots) with 500 task runs of 5
+ * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
+ * same turns on the idle worker, on the dev server with fairness off, with it on, and with B at
+ * a chat session's priority. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
+ */
+export async function tenantsBench(): Promise<void> {
+  const configurations: { label: string; fairness: boolean; priority: RunPriority }[] = [
+    { label: 'fairness off, same priority', fairness: false, priority: 'normal' },
+    { label: 'fairness on, same priority', fairness: true, priority: 'normal' },
+    { label: 'fairness on, B at a session priority', fairness: true, priority: 'high' },
+  ];
+  for (const { label, fairness, priority } of configurations) {
+    await withBenchServer(
+      async (server) => {
+        const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
+        const worker = await createBenchWorker(agents, server, taskQueue, {
+          workerOptions: { maxConcurrentActivityTaskExecutions: activitySlots },
+        });
+        const client = await AgentClient.connect({
+          address: server.address,
+          namespace: server.namespace,
+          taskQueue,
+          store: server.storeUrl,
+        });
+        await worker.runUntil(async () => {
+          await turnTimes(client, priority); // warm-up: bundles, caches, connections
+          const idle = await turnTimes(client, priority);
+          const flood: AgentHandle[] = [];
+          for (let batch = 0; batch < floodRuns; batch += 50) {
+            flood.push(
+              ...(await Promise.all(
+                Array.from({ length: Math.min(50, floodRuns - batch) }, () =>
+                  client.start('flood', { prompt: 'work', tenant: 'a' }),
+                ),
+              )),
+            );
+          }
+          const loaded = await turnTimes(client, priority);
+          report({
+            bench: 'tenants',
+            server: 'dev server 1.29.1 (CLI 1.5.1), SQLite in memory',
+            configuration: label,
+            floodRuns,
+            activitySlots,
+            idleP50Ms: round(percentile(idle, 50)),
+            idleP99Ms: round(percentile(idle, 99)),
+            floodedP50Ms: round(percentile(loaded, 50)),
+            floodedP99Ms: round(percentile(loaded, 99)),
+            p99VsIdle: Number((percentile(loaded, 99) / percentile(idle, 99)).toFixed(2)),
+          });
+          await Promise.all(
+            flood.map((handle) =>
+              client.client.workflow
+                .getHandle(handle.workflowId)
+                .terminate('bench over')
+                .catch(() => undefined),
+            ),
+          );
+        });
+        await client.close();
+      },
+      { 'matching.enableFairness': fairness },
+    );
+  }
+}
