@@ -17,7 +17,14 @@ export async function deliverChatMessage(
   exists: boolean,
 ): Promise<void> {
   if (!exists) {
-    await startSession(client, start, text);
+    try {
+      await startSession(client, start, text);
+    } catch (error) {
+      // The page shows why the chat did not start: the tenant's runs are at their limit.
+      if (error instanceof CadreError && error.type === 'TenantAtCapacity')
+        throw new ChatRequestError(429, error.message);
+      throw error;
+    }
     return;
   }
   const handle = client.client.workflow.getHandle(start.workflowId);

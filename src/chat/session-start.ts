@@ -40,6 +40,7 @@ export async function sendToSession(client: AgentClient, start: SessionStart, te
 export async function startSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
   try {
     const placement = client.placement(start.runtimeContext, 'high');
+    await client.checkCapacity(placement.tenant);
     await client.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
       ...startOptions(client, start, text, placement),
       args: [{ ...sessionInput(start, placement), prompt: text }],

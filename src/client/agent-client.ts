@@ -7,7 +7,7 @@ import {
   type AgentWorkflowInput,
   agentWorkflowType,
 } from '../protocol/definitions';
-import { initialSearchAttributes } from '../protocol/search-attributes';
+import { agentDepthKey, initialSearchAttributes, tenantKey } from '../protocol/search-attributes';
 import type { RunPriority, RunTenant } from '../protocol/run-priority';
 import { type RunPlacement, runPlacement, type TenantOf } from './run-placement';
 import { AgentHandle } from './agent-handle';
@@ -20,6 +20,7 @@ import type { ConversationStore } from '../store/conversation-store';
 import type { InferAgentCallOptions, InferAgentOutput } from '../agents/agent-definition';
 import { oneLine } from '../protocol/text-preview';
 import { promptText } from '../protocol/prompt-content';
+import { CadreError } from '../errors';
 import { type AgentPrompt, promptInput } from './prompt-input';
 import { storeLargeParts } from './large-prompt-parts';
 import { closableConnectionInterceptors } from './closed-connection';
@@ -66,6 +67,13 @@ export interface AgentClientOptions {
    * See docs/tenants.md.
    */
   tenant?: TenantOf;
+  /**
+   * Limits per tenant. `maxActiveRuns`: how many root runs (task runs and sessions, not their
+   * subagents) of one tenant may run at once; a start past it is refused with `TenantAtCapacity`
+   * (the chat shows it), so a flood cannot queue work without end. Counted from Temporal's
+   * visibility when a run starts: starts racing each other may pass it by the few in flight.
+   */
+  tenantLimits?: { maxActiveRuns?: number | ((tenant: RunTenant) => number | undefined) };
 }
 
 /**
@@ -113,7 +121,7 @@ export class AgentClient {
   private constructor(
     readonly client: Client,
     private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
-      Pick<AgentClientOptions, 'uiUrl' | 'pricing' | 'tenant'>,
+      Pick<AgentClientOptions, 'uiUrl' | 'pricing' | 'tenant' | 'tenantLimits'>,
     private readonly ownedConnection?: Connection,
     private readonly store: LazyStore = new LazyStore(),
     /** False for a worker under Worker Versioning: the server, not this process, picks a new run's build. */
@@ -210,6 +218,7 @@ export class AgentClient {
       uiUrl: options.uiUrl ?? process.env.CADRE_UI_URL,
       ...(options.pricing ? { pricing: options.pricing } : {}),
       ...(options.tenant ? { tenant: options.tenant } : {}),
+      ...(options.tenantLimits ? { tenantLimits: options.tenantLimits } : {}),
     };
   }
 
@@ -228,6 +237,7 @@ export class AgentClient {
     if (prompt.promptContent) prompt.promptContent = await storeLargeParts(prompt.promptContent, this.store);
     const mode = options.mode ?? (options.prompt === undefined ? 'session' : 'task');
     const placement = this.placement(options.runtimeContext, mode === 'session' ? 'high' : 'normal', options);
+    await this.checkCapacity(placement.tenant);
     const input: AgentWorkflowInput = {
       agent,
       mode,
@@ -263,6 +273,25 @@ export class AgentClient {
     given: { tenant?: string | RunTenant; priority?: RunPriority | number } = {},
   ): RunPlacement {
     return runPlacement({ tenantOf: this.options.tenant, runtimeContext, ...given, defaultPriority });
+  }
+
+  /**
+   * Refuses a new root run of `tenant` when its `tenantLimits.maxActiveRuns` root runs are running
+   * already, with a `TenantAtCapacity` error that says so; nothing for a run without a tenant or a limit.
+   */
+  async checkCapacity(tenant: RunTenant | undefined): Promise<void> {
+    const limit = this.options.tenantLimits?.maxActiveRuns;
+    const max = tenant && (typeof limit === 'function' ? limit(tenant) : limit);
+    if (!tenant || max === undefined) return;
+    const { count } = await this.client.workflow.count(
+      `${tenantKey.name} = ${JSON.stringify(tenant.id)} AND ${agentDepthKey.name} = 0 AND ExecutionStatus = "Running"`,
+    );
+    if (count < max) return;
+    throw new CadreError(
+      'TenantAtCapacity',
+      `Tenant '${tenant.id}' has ${count} active run${count === 1 ? '' : 's'}, its limit (tenantLimits.maxActiveRuns: ${max}); ` +
+        'nothing was started. Start it again once one of them has ended, or raise the limit.',
+    );
   }
 
   /**

@@ -86,6 +86,10 @@ export const errorCatalogue = {
     retryable: true,
     meaning: 'The decision did not reach the run (a connection or server error).',
   },
+  TenantAtCapacity: {
+    retryable: true,
+    meaning: 'A new run of a tenant that has tenantLimits.maxActiveRuns runs running already.',
+  },
   // Failures that wait for a person (onFailure: 'wait')
   InvalidAttentionDecision: {
     retryable: false,

@@ -4,7 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
-import { ConfigurationError } from '../../src/errors';
+import { CadreError, ConfigurationError } from '../../src/errors';
 import { tenantKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
@@ -114,6 +114,36 @@ describe('a run started for a tenant', () => {
     expect(seen).toEqual([{ priorityKey: 3 }]);
     const description = await env.client.client.workflow.getHandle(handle.workflowId).describe();
     expect(description.typedSearchAttributes.get(tenantKey)).toBeUndefined();
+  });
+
+  it("refuses a tenant's run past its maxActiveRuns with TenantAtCapacity, and starts another tenant's", async () => {
+    const capped = AgentClient.fromClient(env.client.client, {
+      taskQueue: env.worker.taskQueue,
+      tenantLimits: { maxActiveRuns: (tenant) => (tenant.id === 'capped' ? 2 : undefined) },
+    });
+    const open = [
+      await capped.start('tenant-leaf', { mode: 'session', tenant: 'capped' }),
+      await capped.start('tenant-leaf', { mode: 'session', tenant: 'capped' }),
+    ];
+    // Visibility lists a started run within moments: the third start waits for nothing, it is refused.
+    let refusal: unknown;
+    for (let tries = 0; tries < 100 && refusal === undefined; tries++) {
+      refusal = await capped
+        .start('tenant-leaf', { mode: 'session', tenant: 'capped' })
+        .then(async (extra) => {
+          await extra.end();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return undefined;
+        })
+        .catch((error: unknown) => error);
+    }
+    expect((refusal as CadreError).type).toBe('TenantAtCapacity');
+    expect((refusal as CadreError).message).toBe(
+      "Tenant 'capped' has 2 active runs, its limit (tenantLimits.maxActiveRuns: 2); nothing was started. " +
+        'Start it again once one of them has ended, or raise the limit.',
+    );
+    const other = await capped.start('tenant-leaf', { mode: 'session', tenant: 'free' });
+    await Promise.all([...open, other].map((handle) => handle.end()));
   });
 
   it('refuses a tenant id or a priority that cannot be used before anything starts', async () => {
