@@ -4,7 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
-import { CadreError, ConfigurationError } from '../../src/errors';
+import { type CadreError, ConfigurationError } from '../../src/errors';
 import { tenantKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
