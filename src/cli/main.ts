@@ -14,7 +14,7 @@ import { submitResultCommand, type SubmitResultOptions } from './commands/submit
 import { retryCommand, type RetryOptions } from './commands/retry';
 import { transcriptCommand } from './commands/transcript';
 import { forkCommand } from './commands/fork';
-import { usageCommand } from './commands/usage';
+import { usageCommand, type UsageOptions } from './commands/usage';
 import type { TranscriptView } from '../client/model-view';
 import { loadAgents } from './load-agents';
 import { memoryCommand } from './commands/memory';
@@ -235,13 +235,15 @@ export function buildProgram(printer = new Printer()): Command {
     .description(
       'print the tokens, model calls and cost of a run and every subagent below it (from the conversation store)',
     )
-    .argument('<workflowId>')
+    .argument('[workflowId]', 'the run (or give --tenant)')
+    .option('--tenant <id>', "every run of a tenant instead (its runs are listed by Temporal's visibility)")
+    .option('--since <when>', "with --tenant: runs started since a duration ago ('24 hours') or a time (ISO 8601)")
     .option('--json', 'the usage as one JSON object')
     .option(
       '--pricing <json>',
       'prices per model route, e.g. \'{"openai:gpt-5-mini":{"inputPerMTok":0.25,"outputPerMTok":2}}\'',
     )
-    .action(async (workflowId: string, options: { json?: boolean; pricing?: string }) =>
+    .action(async (workflowId: string | undefined, options: UsageOptions) =>
       setExit(await usageCommand(workflowId, options, write)),
     );
   program
@@ -250,7 +252,10 @@ export function buildProgram(printer = new Printer()): Command {
       "provision the Temporal CLI and the time-skipping test server into the project's .cadre/ (or CADRE_HOME)",
     )
     .option('--if-missing', 'do nothing when they are there')
-    .option('--only <pieces>', 'only these, comma-separated: temporal-cli, test-server (and chromium, jaeger, python in a checkout)')
+    .option(
+      '--only <pieces>',
+      'only these, comma-separated: temporal-cli, test-server (and chromium, jaeger, python in a checkout)',
+    )
     .action((options: { ifMissing?: boolean; only?: string }) => {
       const script = path.join(findProjectRoot(__dirname), 'scripts', 'setup.cjs');
       const flags = [...(options.ifMissing ? ['--if-missing'] : []), ...(options.only ? ['--only', options.only] : [])];

@@ -16,15 +16,15 @@ export function usageSummary(usage: TreeUsage): string {
 }
 
 /** The breakdown `cadre usage` prints: the total, then by agent, by model route and by run. */
-export function usageReport(workflowId: string, usage: TreeUsage): string[] {
-  if (usage.total.modelCalls === 0) return [`${workflowId} and its subagents have no recorded model steps.`];
+export function usageReport(workflowId: string, usage: TreeUsage, subject = 'its subagents'): string[] {
+  if (usage.total.modelCalls === 0) return [`${workflowId} and ${subject} have no recorded model steps.`];
   const section = (title: string, rows: Record<string, UsageTotals>) => [
     '',
     `${title}:`,
     ...Object.entries(rows).map(([name, totals]) => `  ${name}: ${totalsLine(totals)}`),
   ];
   return [
-    `Usage of ${workflowId} and its subagents: ${totalsLine(usage.total)}${unpricedNote(usage)}`,
+    `Usage of ${workflowId} and ${subject}: ${totalsLine(usage.total)}${unpricedNote(usage)}`,
     ...section('By agent', usage.byAgent),
     ...section('By model route', usage.byModel),
     ...section('By run', usage.byRun),

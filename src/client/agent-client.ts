@@ -10,9 +10,10 @@ import {
 import { agentDepthKey, initialSearchAttributes, tenantKey } from '../protocol/search-attributes';
 import type { RunPriority, RunTenant } from '../protocol/run-priority';
 import { type RunPlacement, runPlacement, type TenantOf } from './run-placement';
+import { readTenantUsage, type TenantUsageOptions } from './tenant-usage';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
-import type { Pricing } from '../protocol/usage';
+import type { Pricing, TreeUsage } from '../protocol/usage';
 import { MemoryScope } from './memory-scope';
 import { connectOrExplain } from './temporal-unreachable';
 import { resolveTemporalConnection } from './temporal-connection';
@@ -273,6 +274,18 @@ export class AgentClient {
     given: { tenant?: string | RunTenant; priority?: RunPriority | number } = {},
   ): RunPlacement {
     return runPlacement({ tenantOf: this.options.tenant, runtimeContext, ...given, defaultPriority });
+  }
+
+  /**
+   * What `tenant`'s runs spent: every run started with it (since `options.since`), with all their
+   * subagents, by agent, model route and run. Costs use `options.pricing`, else the client's.
+   */
+  async tenantUsage(tenant: string, options: TenantUsageOptions = {}): Promise<TreeUsage> {
+    const pricing = options.pricing ?? this.options.pricing;
+    return await readTenantUsage(this.client, await this.store.get(), tenant, {
+      ...options,
+      ...(pricing ? { pricing } : {}),
+    });
   }
 
   /**

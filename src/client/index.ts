@@ -14,6 +14,7 @@ export type {
 export type { AgentPrompt } from './prompt-input';
 export type { AttentionDecisionOptions } from './attention-decisions';
 export type { TenantOf } from './run-placement';
+export type { TenantUsageOptions } from './tenant-usage';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';
 export { forkMemoKey, type ForkMemo, type ForkOptions } from './run-fork';

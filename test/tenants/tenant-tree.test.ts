@@ -146,6 +146,27 @@ describe('a run started for a tenant', () => {
     await Promise.all([...open, other].map((handle) => handle.end()));
   });
 
+  it("adds up a tenant's usage over its runs and their subagents, and no other tenant's", async () => {
+    const tenant = `usage-${Date.now()}`;
+    const runs = await Promise.all([
+      client.start('tenant-top', { prompt: 'go', tenant }),
+      client.start('tenant-leaf', { prompt: 'go', tenant }),
+      client.start('tenant-leaf', { prompt: 'go', tenant: `${tenant}-other` }),
+    ]);
+    await Promise.all(runs.map((handle) => handle.result()));
+    // Visibility lists the runs within moments of their start.
+    let usage = await env.client.tenantUsage(tenant);
+    for (let tries = 0; tries < 100 && Object.keys(usage.byRun).length < 4; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      usage = await env.client.tenantUsage(tenant);
+    }
+    // tenant-top, tenant-middle and tenant-leaf take 2 model steps each; the lone leaf 2 more.
+    expect(usage.total.modelCalls).toBe(8);
+    expect(Object.keys(usage.byRun).sort()).toHaveLength(4);
+    expect(Object.keys(usage.byRun)).not.toContain(runs[2]!.workflowId);
+    expect(Object.keys(usage.byAgent).sort()).toEqual(['tenant-leaf', 'tenant-middle', 'tenant-top']);
+  });
+
   it('refuses a tenant id or a priority that cannot be used before anything starts', async () => {
     const long = 'x'.repeat(65);
     await expect(client.start('tenant-leaf', { prompt: 'go', tenant: long })).rejects.toThrow(

@@ -2,28 +2,87 @@ import { readTreeUsage } from '../../client/tree-usage';
 import { ConfigurationError } from '../../errors';
 import type { Pricing } from '../../protocol/usage';
 import { openStore } from '../../store/open-store';
+import { AgentClient } from '../../client/agent-client';
+import { type Duration, msToNumber } from '@temporalio/common/lib/time';
 import { usageReport } from '../usage-report';
+
+/** Options of `cadre usage`. */
+export interface UsageOptions {
+  json?: boolean;
+  pricing?: string;
+  /** Every run of this tenant instead of one run's tree. */
+  tenant?: string;
+  /** With `tenant`: runs started since a duration ago (`24 hours`) or a time (ISO 8601). */
+  since?: string;
+}
 
 /**
  * `cadre usage <workflowId> [--json] [--pricing <json>]`: prints the usage of a run and every
  * subagent below it, by agent, model route and run, from the conversation store (no Temporal
- * server needed). Costs use `--pricing`, else the prices the run's agent declared.
+ * server needed). Costs use `--pricing`, else the prices the run's agent declared. With `--tenant
+ * <id> [--since <when>]` instead of a workflow id: every run of the tenant, listed by Temporal.
  */
 export async function usageCommand(
-  workflowId: string,
-  options: { json?: boolean; pricing?: string },
+  workflowId: string | undefined,
+  options: UsageOptions,
   write: (line: string) => void,
 ): Promise<number> {
   const pricing = options.pricing !== undefined ? parsePricing(options.pricing) : undefined;
+  if ((workflowId === undefined) === (options.tenant === undefined)) {
+    throw new ConfigurationError(
+      'Name a run (cadre usage <workflowId>) or a tenant (cadre usage --tenant <id> [--since 24h]), one of the two.',
+    );
+  }
+  if (options.since !== undefined && options.tenant === undefined) {
+    throw new ConfigurationError('--since counts the runs of a tenant: give --tenant <id> with it.');
+  }
+  if (options.tenant !== undefined) return await tenantUsageCommand(options.tenant, options, pricing, write);
   const store = await openStore();
   try {
-    const usage = await readTreeUsage(store, workflowId, pricing);
+    const usage = await readTreeUsage(store, workflowId as string, pricing);
     if (options.json) write(JSON.stringify(usage));
-    else for (const line of usageReport(workflowId, usage)) write(line);
+    else for (const line of usageReport(workflowId as string, usage)) write(line);
   } finally {
     await store.close();
   }
   return 0;
+}
+
+async function tenantUsageCommand(
+  tenant: string,
+  options: UsageOptions,
+  pricing: Pricing | undefined,
+  write: (line: string) => void,
+): Promise<number> {
+  const since = options.since !== undefined ? sinceOf(options.since) : undefined;
+  const client = await AgentClient.connect();
+  try {
+    const usage = await client.tenantUsage(tenant, { ...(since ? { since } : {}), ...(pricing ? { pricing } : {}) });
+    const what = `tenant ${tenant}${since ? ` since ${since.toISOString()}` : ''}`;
+    if (options.json) write(JSON.stringify(usage));
+    else for (const line of usageReport(what, usage, 'its runs')) write(line);
+  } finally {
+    await client.close();
+  }
+  return 0;
+}
+
+/** `--since`: a duration back from now (`24 hours`, `7d`), or a time. */
+function sinceOf(text: string): Date {
+  const time = Date.parse(text);
+  if (!Number.isNaN(time) && /\d{4}-\d{2}-\d{2}/.test(text)) return new Date(time);
+  let ms: number;
+  try {
+    ms = msToNumber(text as Duration);
+  } catch {
+    ms = Number.NaN;
+  }
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigurationError(
+      `--since '${text}' is neither a duration ('24 hours', '7d') nor a time ('2026-12-01T00:00:00Z').`,
+    );
+  }
+  return new Date(Date.now() - ms);
 }
 
 function parsePricing(text: string): Pricing {
