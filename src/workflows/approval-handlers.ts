@@ -1,5 +1,6 @@
-import { proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { AgentActivities, VerifyApprovalArgs, VerifyApprovalResult } from '../activities/types';
+import { setHandler } from '@temporalio/workflow';
+import { workerChecks } from './worker-checks';
+import type { VerifyApprovalArgs, VerifyApprovalResult } from '../activities/types';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import type { AgentState } from './agent-state';
 import { approvalRefusalType, type ApprovalDecisionInput, type ApprovalRequest } from '../protocol/approval-types';
@@ -12,11 +13,6 @@ import {
 import { agentFailure } from './failures';
 import { arrivalOrder } from './arrival-order';
 import type { CadreErrorType } from '../protocol/error-types';
-// Same worker as the workflow task, no server round trip; it checks a signature or an input and never runs user code.
-const local = proxyLocalActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /**
  * Verifies an approval the cheapest way that keeps it checked: nothing to do for an unsigned
@@ -30,7 +26,7 @@ async function verify(args: VerifyApprovalArgs, spec: DescribedAgentSpec | undef
     args.signature === undefined &&
     args.presentedInput === undefined;
   if (nothingToVerify) return { valid: true };
-  return await local.verifyApproval(args);
+  return await workerChecks.verifyApproval(args);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { AgentActivities } from '../activities/types';
+import { setHandler } from '@temporalio/workflow';
+import { workerChecks } from './worker-checks';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import {
   type AttentionDecisionInput,
@@ -11,12 +11,6 @@ import { needsAttentionQuery, resolveAttentionUpdate } from '../protocol/definit
 import type { AgentState } from './agent-state';
 import { arrivalOrder } from './arrival-order';
 import { agentFailure } from './failures';
-
-// Same worker as the workflow task, no server round trip; it checks a signature and never runs user code.
-const local = proxyLocalActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /**
  * Registers the `needsAttention` query and the `resolveAttention` update. Decisions apply one at
@@ -40,7 +34,7 @@ export function registerAttentionHandlers(
     refuseIfClosed(decision);
     const request = book.get(decision.attentionId) as AttentionRequest;
     if (request.signature || specOf()?.signsApprovals === true) {
-      const verdict = await local.verifyApproval({
+      const verdict = await workerChecks.verifyApproval({
         ...attentionSignedFields(request),
         subject: 'attention',
         ...(request.signature ? { requestSignature: request.signature } : {}),

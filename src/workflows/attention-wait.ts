@@ -1,12 +1,5 @@
-import {
-  ApplicationFailure,
-  condition,
-  isCancellation,
-  proxyLocalActivities,
-  TemporalFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
-import type { AgentActivities } from '../activities/types';
+import { ApplicationFailure, condition, isCancellation, TemporalFailure, workflowInfo } from '@temporalio/workflow';
+import { workerChecks } from './worker-checks';
 import type { DescribedAgentSpec } from '../agents/agent-spec-table';
 import {
   type AttentionAction,
@@ -17,12 +10,6 @@ import {
 import type { AgentState } from './agent-state';
 import { describeFailure, failureType } from './failures';
 import type { StatusPublisher } from './status-publisher';
-
-// Same worker as the workflow task: it signs with the worker's secret and runs no user code.
-const local = proxyLocalActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /** The failure of a model step or a tool call, as the wait records it. */
 export interface FailureToDecide {
@@ -76,7 +63,7 @@ export class AttentionWait {
     const attentionId = book.nextId(failure.step);
     const signature =
       spec.signsApprovals === true
-        ? await local.signAttention(attentionSignedFields({ ...recorded, attentionId }))
+        ? await workerChecks.signAttention(attentionSignedFields({ ...recorded, attentionId }))
         : undefined;
     const request = book.open({ ...recorded, ...(signature ? { signature } : {}) }, attentionId, now());
     state.events.emit({

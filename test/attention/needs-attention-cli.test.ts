@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { defineAgent } from '../../src/agents/define-agent';
 import { retryCommand } from '../../src/cli/commands/retry';
 import { statusCommand } from '../../src/cli/commands/status';
 import { Printer } from '../../src/cli/printer';
 import { followRun } from '../../src/cli/run-follower';
-import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { type AgentTestEnv, startCliTestEnv } from '../helpers/agent-test-env';
 import { httpError } from '../helpers/provider-errors';
 import { reactiveModel } from '../helpers/scripted-model';
-import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 let keyFixed = false;
@@ -24,19 +22,10 @@ const agents = [
 
 describe('a run that needs attention, at the command line', () => {
   let env: AgentTestEnv;
-  let server: Record<string, string>;
-  const saved = { ...process.env };
   beforeAll(async () => {
-    const taskQueue = `cli-attention-${randomUUID()}`;
-    env = await startAgentTestEnv(agents, { taskQueue });
-    server = { TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: testNamespace(), CADRE_TASK_QUEUE: taskQueue };
-    Object.assign(process.env, server);
+    env = await startCliTestEnv(agents, 'cli-attention');
   });
   afterAll(async () => {
-    for (const name of Object.keys(server)) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
     await env.stop();
   });
 

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
@@ -9,9 +8,8 @@ import type { AwaitedToolCall } from '../../src/protocol/client-tool-types';
 import { submitResultCommand } from '../../src/cli/commands/submit-result';
 import { Printer } from '../../src/cli/printer';
 import { followRun } from '../../src/cli/run-follower';
-import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { type AgentTestEnv, startCliTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
-import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 const root = path.join(__dirname, '..', '..');
@@ -51,7 +49,8 @@ function capture(): { printer: Printer; text: () => string } {
 }
 
 /** The CLI in a child process, as a person runs it; its output so far and its exit. */
-function cadre(args: string[], env: Record<string, string>) {
+/** The environment holds the test server and queue (startCliTestEnv). */
+function cadre(args: string[], env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'bin', 'cadre.cjs'), ...args], {
     cwd: root,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
@@ -75,20 +74,10 @@ async function waitingCall(handle: AgentHandle): Promise<AwaitedToolCall | undef
 
 describe('a run waiting for a client-side tool result, at the command line', () => {
   let env: AgentTestEnv;
-  let server: Record<string, string>;
-  const saved = { ...process.env };
   beforeAll(async () => {
-    const taskQueue = `cli-results-${randomUUID()}`;
-    env = await startAgentTestEnv(agents, { taskQueue });
-    server = { TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: testNamespace(), CADRE_TASK_QUEUE: taskQueue };
-    // The commands run in this process connect as the CLI does: from the environment.
-    Object.assign(process.env, server);
+    env = await startCliTestEnv(agents, 'cli-results');
   });
   afterAll(async () => {
-    for (const name of Object.keys(server)) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
     await env.stop();
   });
 
@@ -201,10 +190,10 @@ describe('a run waiting for a client-side tool result, at the command line', () 
   });
 
   it('answers `cadre run` with the printed submit-result command, from another shell', async () => {
-    const run = cadre(['run', 'locator', 'Where am I?'], server);
+    const run = cadre(['run', 'locator', 'Where am I?']);
     await waitFor(() => run.output().includes('answer with:'), 'the hint of cadre run');
     const command = /answer with: npm run cadre -- (submit-result \S+ \S+) '<result as JSON>'/.exec(run.output())?.[1];
-    const submitted = cadre([...(command ?? '').split(' '), '{"city":"Lisbon"}'], server);
+    const submitted = cadre([...(command ?? '').split(' '), '{"city":"Lisbon"}']);
     expect(await submitted.exit).toBe(0);
     expect(submitted.output()).toMatch(/^Submitted the result of \S+ \(getLocation\) in \S+\.\n$/);
     expect(await run.exit).toBe(0);

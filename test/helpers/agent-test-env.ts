@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import type { AgentClient } from '../../src/client/agent-client';
@@ -43,4 +44,27 @@ export async function startAgentTestEnv(
     ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
   });
   return { client: test.client, worker: test.worker, stop: () => test.close() };
+}
+
+/**
+ * A test environment on a fresh `<prefix>-<uuid>` queue whose server and queue are also in this
+ * process's environment (`TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `CADRE_TASK_QUEUE`), so the CLI's
+ * commands run here connect as they do from a shell; `stop()` puts the environment back.
+ */
+export async function startCliTestEnv(agents: AnyAgentDefinition[], prefix: string): Promise<AgentTestEnv> {
+  const taskQueue = `${prefix}-${randomUUID()}`;
+  const env = await startAgentTestEnv(agents, { taskQueue });
+  const server = { TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: testNamespace(), CADRE_TASK_QUEUE: taskQueue };
+  const saved = Object.fromEntries(Object.keys(server).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, server);
+  return {
+    ...env,
+    stop: async () => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await env.stop();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { AgentClient } from '../../client/agent-client';
 import { describeApproval } from '../approval-prompter';
+import { withDecidingClient } from './client-decision';
 
 /** `cadre approvals <workflowId>`: lists the run's pending approvals. */
 export async function approvalsCommand(workflowId: string, write: (line: string) => void): Promise<number> {
@@ -28,8 +29,7 @@ export async function decideCommand(
   options: { reason?: string; by?: string },
   write: (line: string) => void,
 ): Promise<number> {
-  const client = await AgentClient.connect();
-  try {
+  return await withDecidingClient(write, async (client) => {
     const handle = client.getHandle(workflowId);
     const by = options.by ?? process.env.USER ?? 'cli';
     if (approved) {
@@ -44,11 +44,5 @@ export async function decideCommand(
       await handle.deny(approvalId, { by, reason: options.reason });
     }
     write(`${approved ? 'Approved' : 'Denied'} ${approvalId} in ${workflowId}.`);
-    return 0;
-  } catch (error) {
-    write((error as Error).message);
-    return 1;
-  } finally {
-    await client.close();
-  }
+  });
 }

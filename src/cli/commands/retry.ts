@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { AgentClient } from '../../client/agent-client';
+import { withDecidingClient } from './client-decision';
 import { ConfigurationError } from '../../errors';
 import { describeAttention } from '../../protocol/attention-types';
 
@@ -28,8 +28,7 @@ export async function retryCommand(
   if (options.skip && options.fail) {
     throw new ConfigurationError('Choose --skip or --fail, not both (neither retries the failed step or tool call).');
   }
-  const client = await AgentClient.connect();
-  try {
+  return await withDecidingClient(write, async (client) => {
     const handle = client.getHandle(workflowId);
     const decision = {
       by: options.by ?? process.env.USER ?? userInfo().username,
@@ -45,11 +44,5 @@ export async function retryCommand(
     for (const request of decided) {
       write(`${verb} ${request.attentionId}: ${describeAttention(request)} of ${request.workflowId}.`);
     }
-    return 0;
-  } catch (error) {
-    write((error as Error).message);
-    return 1;
-  } finally {
-    await client.close();
-  }
+  });
 }

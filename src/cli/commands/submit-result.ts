@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { AgentClient } from '../../client/agent-client';
+import { withDecidingClient } from './client-decision';
 import { ConfigurationError } from '../../errors';
 
 /** Options of `cadre submit-result`. */
@@ -25,8 +25,7 @@ export async function submitResultCommand(
   write: (line: string) => void,
 ): Promise<number> {
   const output = resultOf(json, options.error);
-  const client = await AgentClient.connect();
-  try {
+  return await withDecidingClient(write, async (client) => {
     const handle = client.getHandle(workflowId);
     const by = options.by ?? process.env.USER ?? userInfo().username;
     const target = { by, ...(options.workflow ? { workflowId: options.workflow } : {}) };
@@ -37,13 +36,7 @@ export async function submitResultCommand(
     write(
       `Submitted ${options.error !== undefined ? 'an error' : 'the result'} of ${call.toolCallId} (${call.toolName}) in ${call.workflowId}.`,
     );
-    return 0;
-  } catch (error) {
-    write((error as Error).message);
-    return 1;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 /** The submitted output: the JSON argument parsed; none with `--error`. Exactly one of them is given. */
