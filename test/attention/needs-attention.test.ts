@@ -159,7 +159,7 @@ describe("a run whose agent has onFailure: 'wait'", () => {
     const unknown = await handle.retry({ attentionId: 'attention-9-9' }).catch((error: unknown) => error);
     expect((unknown as CadreError).type).toBe('UnknownAttention');
     expect((unknown as CadreError).message).toBe("Unknown attention id 'attention-9-9'. Waiting: attention-2-1.");
-    provider.keyFixed = true;
+    // The key is still wrong: the retried step fails again and waits as attention-2-2, so the run stays to refuse.
     await handle.retry({ attentionId: 'attention-2-1', by: 'first' });
     const again = await env.client
       .getHandle(handle.workflowId)
@@ -169,6 +169,12 @@ describe("a run whose agent has onFailure: 'wait'", () => {
     expect((again as CadreError).message).toMatch(
       /^Attention request 'attention-2-1' \(model step 2\) was already decided: retry by first at .+\. Each failure takes one decision\.$/,
     );
+    await waitFor(
+      async () => (await handle.needsAttention()).some((request) => request.attentionId === 'attention-2-2'),
+      'the step to fail again',
+    );
+    provider.keyFixed = true;
+    await handle.retry({ by: 'second' });
     await handle.result();
   });
 
