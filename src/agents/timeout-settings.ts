@@ -46,15 +46,21 @@ export function timeoutsOf(setting: AgentTimeoutSetting | undefined): AgentTimeo
   };
 }
 
-/** Milliseconds of a duration setting, or a ConfigurationError naming the agent and the setting. */
-export function durationMs(agent: string, setting: string, value: DurationSetting): number {
+/** Milliseconds of a Temporal duration (`'30 seconds'`, `'7d'`, a number of ms), or undefined when it is none or not above 0. */
+export function positiveDurationMs(value: DurationSetting): number | undefined {
   let ms: number;
   try {
     ms = msToNumber(value as never);
   } catch {
-    ms = Number.NaN;
+    return undefined;
   }
-  if (!Number.isFinite(ms) || ms <= 0) {
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+/** Milliseconds of a duration setting, or a ConfigurationError naming the agent and the setting. */
+export function durationMs(agent: string, setting: string, value: DurationSetting): number {
+  const ms = positiveDurationMs(value);
+  if (ms === undefined) {
     throw new ConfigurationError(
       `Agent '${agent}' has ${setting} '${String(value)}', which is no duration. Use a Temporal duration such as '30 seconds' or '2 hours'.`,
     );

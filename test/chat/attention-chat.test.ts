@@ -1,31 +1,14 @@
-import { type UIMessage, type UIMessageChunk, validateUIMessages } from 'ai';
-import { readUIMessages } from '../helpers/ui-messages';
-import type { StreamedEvent } from '../../src/client/tree-stream';
+import { type UIMessageChunk, validateUIMessages } from 'ai';
+import { lastUIMessage, rootEvents } from '../helpers/ui-messages';
 import { UIProjector } from '../../src/chat/ui-projector';
-import type { AgentEventBody } from '../../src/protocol/agent-events';
 
 const root = 'patient-1';
-
-function events(bodies: AgentEventBody[]): StreamedEvent[] {
-  return bodies.map((body, seq) => ({
-    ...body,
-    seq,
-    at: '2026-12-06T00:00:00Z',
-    workflowId: root,
-    depth: 0,
-    cursor: {},
-  }));
-}
-
-async function lastMessage(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  return (await readUIMessages(chunks)).at(-1)!;
-}
 
 describe('the chat projection of a failure that waits for a person', () => {
   it('shows the failure as a data part, replaced by who decided it, which the AI SDK accepts', async () => {
     const projector = new UIProjector(root, { approval: async () => undefined, childCall: async () => undefined });
     const chunks: UIMessageChunk[] = [];
-    for (const event of events([
+    for (const event of rootEvents(root, [
       { type: 'text', step: 1, text: 'Looking.' },
       {
         type: 'attention-needed',
@@ -38,7 +21,7 @@ describe('the chat projection of a failure that waits for a person', () => {
     ])) {
       chunks.push(...(await projector.project(event)));
     }
-    const waiting = await lastMessage([...chunks, ...projector.close()]);
+    const waiting = await lastUIMessage([...chunks, ...projector.close()]);
     expect(waiting.parts.filter((part) => part.type === 'data-attention')).toEqual([
       expect.objectContaining({
         id: 'attention-2-1',
@@ -54,7 +37,7 @@ describe('the chat projection of a failure that waits for a person', () => {
 
     const resolved = new UIProjector(root, { approval: async () => undefined, childCall: async () => undefined });
     const all: UIMessageChunk[] = [];
-    for (const event of events([
+    for (const event of rootEvents(root, [
       {
         type: 'attention-needed',
         attentionId: 'attention-2-1',
@@ -68,7 +51,7 @@ describe('the chat projection of a failure that waits for a person', () => {
     ])) {
       all.push(...(await resolved.project(event)));
     }
-    const message = await lastMessage([...all, ...resolved.close()]);
+    const message = await lastUIMessage([...all, ...resolved.close()]);
     expect(message.parts.filter((part) => part.type === 'data-attention')).toEqual([
       expect.objectContaining({ id: 'attention-2-1', data: expect.objectContaining({ status: 'retry', by: 'ops' }) }),
     ]);

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../errors';
 import type { Pricing } from '../../protocol/usage';
 import { openStore } from '../../store/open-store';
 import { AgentClient } from '../../client/agent-client';
-import { type Duration, msToNumber } from '@temporalio/common/lib/time';
+import { positiveDurationMs } from '../../agents/timeout-settings';
 import { usageReport } from '../usage-report';
 
 /** Options of `cadre usage`. */
@@ -71,13 +71,8 @@ async function tenantUsageCommand(
 function sinceOf(text: string): Date {
   const time = Date.parse(text);
   if (!Number.isNaN(time) && /\d{4}-\d{2}-\d{2}/.test(text)) return new Date(time);
-  let ms: number;
-  try {
-    ms = msToNumber(text as Duration);
-  } catch {
-    ms = Number.NaN;
-  }
-  if (!Number.isFinite(ms) || ms <= 0) {
+  const ms = positiveDurationMs(text);
+  if (ms === undefined) {
     throw new ConfigurationError(
       `--since '${text}' is neither a duration ('24 hours', '7d') nor a time ('2026-12-01T00:00:00Z').`,
     );
