@@ -64,6 +64,7 @@ export type { AwaitedToolCall, ToolResultSubmission } from './protocol/client-to
 export type { WhileRunning } from './protocol/while-running';
 export type { OnFailure } from './agents/on-failure-setting';
 export type { RunPriority, RunTenant } from './protocol/run-priority';
+export type { TenantBudget, TenantBudgetPeriod } from './protocol/tenant-budget';
 export type { AttentionAction, AttentionDecisionInput, AttentionRequest } from './protocol/attention-types';
 export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
 export type { ToolLoopAgentLikeSettings } from './agents/define-agent';

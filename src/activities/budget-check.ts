@@ -1,5 +1,6 @@
 import type { AnyAgentDefinition } from '../agents/agent-definition';
-import type { AgentBudget, UsageTotals } from '../protocol/usage';
+import { tenantPeriodRelief, tenantPeriodStart } from '../protocol/tenant-budget';
+import type { AgentBudget, Pricing, UsageTotals } from '../protocol/usage';
 import { type BudgetScope, type RunBudgetScopes, budgetScopesKey } from '../protocol/budget-scopes';
 import { tokensOf, treeUsageOf } from '../protocol/usage';
 import type { ActivityDependencies } from './dependencies';
@@ -28,7 +29,7 @@ export async function checkBudget(
   const recorded = await deps.conversations.get<RunBudgetScopes>(args.conversation, budgetScopesKey);
   const run = recorded ?? (await scopesOf(deps, args, definition));
   const unrecorded = recorded ? {} : { unrecorded: { key: budgetScopesKey, value: run } };
-  const exceeded = await exceededScope(deps, args, run);
+  const exceeded = (await exceededScope(deps, args, run)) ?? (await exceededTenantBudget(deps, args, run.pricing));
   return { ...unrecorded, ...(exceeded ? { exceeded } : {}) };
 }
 
@@ -49,6 +50,27 @@ async function exceededScope(
     );
   }
   return undefined;
+}
+
+/** Why the run's tenant's budget for the current period is spent, or undefined: read from the ledger's steps of its tenant. */
+async function exceededTenantBudget(
+  deps: ActivityDependencies,
+  args: RunModelStepArgs,
+  pricing: Pricing | undefined,
+): Promise<string | undefined> {
+  const tenant = args.tenant;
+  if (!tenant?.budget) return undefined;
+  const { per, ...limits } = tenant.budget;
+  const now = new Date();
+  const since = tenantPeriodStart(per, now);
+  const totals = treeUsageOf(await deps.conversations.tenantSteps(tenant.id, since), pricing).total;
+  const over = overLimit(limits, totals);
+  if (!over) return undefined;
+  return (
+    `Budget exceeded: ${over.name} of ${over.limit} per ${typeof per === 'number' ? `${per} ms` : per} set by tenantLimits.budget for tenant '${tenant.id}', ` +
+    `whose runs have spent ${over.spent} since ${since.toISOString()} (${describeTotals(totals)}). Agent '${args.agent}' (${args.workflowId}) asked for ` +
+    `model step ${args.step}. ${tenantPeriodRelief(per, now)}; or raise tenantLimits.budget.${over.name}.`
+  );
 }
 
 /** This run's scopes, before they are recorded: once recorded, a deploy that changes a budget does not change a running tree's. */

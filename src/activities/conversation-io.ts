@@ -133,6 +133,10 @@ export class ConversationIo {
     return await this.retrying(() => this.store.usage.treeSteps(workflowId));
   }
 
+  async tenantSteps(tenant: string, since: Date): Promise<StepUsage[]> {
+    return await this.retrying(() => this.store.usage.tenantSteps(tenant, since));
+  }
+
   /** The value recorded under `key` in the newest conversation of `workflowId` (another run's), or undefined. */
   async recordOfRun<T>(workflowId: string, key: string): Promise<T | undefined> {
     return await this.retrying(async () => {

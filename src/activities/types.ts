@@ -7,6 +7,7 @@ import type { ConversationWrites } from '../protocol/pending-message';
 import type { ConversationRef } from '../store/conversation-store';
 import type { AgentEvent } from '../protocol/agent-events';
 import type { RunEndRequest } from '../protocol/run-end';
+import type { RunTenant } from '../protocol/run-priority';
 import type { CompactContextRequest, PreviousPrompt, StepContext } from '../protocol/context-window';
 import type { TokenUsage } from '../protocol/token-usage';
 import type { ModelToolCall, StoredOutputSummary } from '../protocol/tool-calls';
@@ -61,6 +62,8 @@ export interface RunModelStepArgs extends CallContext, StoreWrites {
   workflowId: string;
   /** Root of the agent tree; subagents' approval ids are prefixed with their path below it, so ids are unique in the tree. */
   rootWorkflowId?: string;
+  /** The run's tenant: its steps are recorded under it, and its budget is checked before each call. */
+  tenant?: RunTenant;
   /** 1-based step number across the whole run, for summaries and logs. */
   step: number;
   /** How many transcript messages this step must send to the model. */

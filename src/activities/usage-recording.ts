@@ -21,5 +21,7 @@ export function stepUsageEntry(
     inputTokens: outcome.usage.inputTokens ?? 0,
     outputTokens: outcome.usage.outputTokens ?? 0,
     cachedInputTokens: outcome.usage.cachedInputTokens ?? 0,
+    ...(args.tenant ? { tenant: args.tenant.id } : {}),
+    recordedAt: Date.now(),
   };
 }

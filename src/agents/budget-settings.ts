@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors';
+import { budgetLimitsProblem } from '../protocol/tenant-budget';
 import type { AgentBudget } from '../protocol/usage';
 import type { SubagentDefinition } from './subagent-definition';
 
@@ -23,14 +24,6 @@ export function checkBudgets(
 }
 
 function checkLimits(owner: string, budget: AgentBudget): void {
-  for (const [name, value] of Object.entries(budget)) {
-    if (!['maxTokens', 'maxCostUsd', 'maxModelCalls'].includes(name)) {
-      throw new ConfigurationError(
-        `${owner} has budget.${name}, which is no budget. Use maxTokens, maxCostUsd or maxModelCalls.`,
-      );
-    }
-    if (typeof value !== 'number' || !(value > 0)) {
-      throw new ConfigurationError(`${owner} has budget.${name} ${String(value)}. Use a number above 0.`);
-    }
-  }
+  const problem = budgetLimitsProblem(owner, budget);
+  if (problem) throw new ConfigurationError(problem);
 }

@@ -237,7 +237,7 @@ export function buildProgram(printer = new Printer()): Command {
     )
     .argument('[workflowId]', 'the run (or give --tenant)')
     .option('--tenant <id>', "every run of a tenant instead (its runs are listed by Temporal's visibility)")
-    .option('--since <when>', "with --tenant: runs started since a duration ago ('24 hours') or a time (ISO 8601)")
+    .option('--since <when>', "with --tenant: steps recorded since a duration ago ('24 hours') or a time (ISO 8601)")
     .option('--json', 'the usage as one JSON object')
     .option(
       '--pricing <json>',

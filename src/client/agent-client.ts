@@ -9,7 +9,7 @@ import {
 } from '../protocol/definitions';
 import { agentDepthKey, initialSearchAttributes, tenantKey } from '../protocol/search-attributes';
 import type { RunPriority, RunTenant } from '../protocol/run-priority';
-import { type RunPlacement, runPlacement, type TenantOf } from './run-placement';
+import { type RunPlacement, runPlacement, type TenantBudgetOf, type TenantOf } from './run-placement';
 import { readTenantUsage, type TenantUsageOptions } from './tenant-usage';
 import { AgentHandle } from './agent-handle';
 import { LazyStore } from './lazy-store';
@@ -73,8 +73,16 @@ export interface AgentClientOptions {
    * subagents) of one tenant may run at once; a start past it is refused with `TenantAtCapacity`
    * (the chat shows it), so a flood cannot queue work without end. Counted from Temporal's
    * visibility when a run starts: starts racing each other may pass it by the few in flight.
+   * `budget`: what one tenant's runs may spend together over a period
+   * (`{ maxCostUsd: 50, per: 'month' }`), or a function of the tenant for tiers. Every run carries
+   * its tenant's budget from its start, and the worker checks it from the usage ledger before each
+   * model step, as it checks a tree's budget: the step that would pass it ends the run as
+   * `budget-exceeded`.
    */
-  tenantLimits?: { maxActiveRuns?: number | ((tenant: RunTenant) => number | undefined) };
+  tenantLimits?: {
+    maxActiveRuns?: number | ((tenant: RunTenant) => number | undefined);
+    budget?: TenantBudgetOf;
+  };
 }
 
 /**
@@ -273,16 +281,23 @@ export class AgentClient {
     defaultPriority: RunPriority,
     given: { tenant?: string | RunTenant; priority?: RunPriority | number } = {},
   ): RunPlacement {
-    return runPlacement({ tenantOf: this.options.tenant, runtimeContext, ...given, defaultPriority });
+    const budgetOf = this.options.tenantLimits?.budget;
+    return runPlacement({
+      tenantOf: this.options.tenant,
+      runtimeContext,
+      ...given,
+      defaultPriority,
+      ...(budgetOf ? { budgetOf } : {}),
+    });
   }
 
   /**
-   * What `tenant`'s runs spent: every run started with it (since `options.since`), with all their
+   * What `tenant`'s runs spent: every model step its runs recorded (since `options.since`), with all their
    * subagents, by agent, model route and run. Costs use `options.pricing`, else the client's.
    */
   async tenantUsage(tenant: string, options: TenantUsageOptions = {}): Promise<TreeUsage> {
     const pricing = options.pricing ?? this.options.pricing;
-    return await readTenantUsage(this.client, await this.store.get(), tenant, {
+    return await readTenantUsage(await this.store.get(), tenant, {
       ...options,
       ...(pricing ? { pricing } : {}),
     });

@@ -13,7 +13,7 @@ export type {
 } from './agent-client';
 export type { AgentPrompt } from './prompt-input';
 export type { AttentionDecisionOptions } from './attention-decisions';
-export type { TenantOf } from './run-placement';
+export type { TenantBudgetOf, TenantOf } from './run-placement';
 export type { TenantUsageOptions } from './tenant-usage';
 export { maxPromptContentBytes } from '../protocol/prompt-content';
 export { AgentHandle } from './agent-handle';

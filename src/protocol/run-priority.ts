@@ -1,4 +1,5 @@
 import type { Priority } from '@temporalio/common';
+import { type TenantBudget, tenantBudgetProblem } from './tenant-budget';
 
 /** How soon a run's tasks go when workers are busy: `high` ahead of `normal` ahead of `low`. */
 export type RunPriority = 'high' | 'normal' | 'low';
@@ -14,6 +15,8 @@ export interface RunTenant {
   id: string;
   /** The tenant's share against others with work waiting: 2 gets twice the tasks of 1. */
   weight?: number;
+  /** What the tenant's runs may spend together over a period (from `tenantLimits.budget`); every run of its trees checks it. */
+  budget?: TenantBudget;
 }
 
 /** Longest tenant id: Temporal's limit on a fairness key. */
@@ -46,6 +49,8 @@ export function runPlacementProblem(
     if (weight !== undefined && !(typeof weight === 'number' && Number.isFinite(weight) && weight > 0)) {
       return `Tenant '${tenant.id}' has weight ${JSON.stringify(weight)}; a weight is a number above 0 (1 is an equal share).`;
     }
+    const budgetProblem = tenant.budget === undefined ? undefined : tenantBudgetProblem(tenant.id, tenant.budget);
+    if (budgetProblem) return budgetProblem;
   }
   if (priority === undefined || (typeof priority === 'string' && Object.hasOwn(runPriorityKeys, priority)))
     return undefined;

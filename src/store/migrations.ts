@@ -1,5 +1,5 @@
 import type { SqlDialect, SqlDriver } from './sql-driver';
-import { usageTableStatements } from './usage-ledger';
+import { usageTableStatements, usageTenantStatements } from './usage-ledger';
 
 /** One numbered schema change, written once per dialect. Never edit a released one: add the next number. */
 export interface SchemaMigration {
@@ -223,6 +223,11 @@ export const schemaMigrations: readonly SchemaMigration[] = [
       sqlite: ['CREATE INDEX cadre_conversations_order ON cadre_conversations (created_order)'],
       postgres: [],
     },
+  },
+  {
+    version: 9,
+    description: "each recorded step's tenant and time, for tenant budgets over a period and tenant usage",
+    statements: { sqlite: usageTenantStatements('sqlite'), postgres: usageTenantStatements('postgres') },
   },
 ];
 

@@ -6,6 +6,10 @@ export interface LedgerEntry extends StepUsage {
   conversationId: string;
   /** The step's response key (`model:<step>:<promptLength>`): a retried step writes the same key. */
   stepKey: string;
+  /** The tenant of the step's run, for tenant budgets and usage. */
+  tenant?: string;
+  /** When the step's response was recorded (ms since the epoch): a tenant budget's period counts by it. */
+  recordedAt: number;
 }
 
 /**
@@ -18,6 +22,8 @@ export interface UsageLedger {
   record(entry: LedgerEntry): Promise<void>;
   /** Every recorded step of the run `workflowId` and its descendants, oldest first, with its step key. */
   treeSteps(workflowId: string): Promise<StepUsage[]>;
+  /** Every recorded step of `tenant`'s runs recorded at or after `since` (all of them without it), oldest first. */
+  tenantSteps(tenant: string, since?: Date): Promise<StepUsage[]>;
 }
 
 interface LedgerRow {
@@ -48,16 +54,29 @@ export class SqlUsageLedger implements UsageLedger {
        ORDER BY u.seq`,
       [workflowId, `${workflowId}/`, `${workflowId}0`],
     );
-    return rows.map((row) => ({
-      workflowId: row.workflow_id,
-      stepKey: row.step_key,
-      agent: row.agent,
-      modelRoute: row.model_route,
-      inputTokens: Number(row.input_tokens),
-      outputTokens: Number(row.output_tokens),
-      cachedInputTokens: Number(row.cached_input_tokens),
-    }));
+    return rows.map(stepOf);
   }
+
+  async tenantSteps(tenant: string, since?: Date): Promise<StepUsage[]> {
+    const rows = await this.driver.query<LedgerRow>(
+      `SELECT workflow_id, step_key, agent, model_route, input_tokens, output_tokens, cached_input_tokens
+       FROM cadre_usage WHERE tenant = $1 AND recorded_at >= $2 ORDER BY seq`,
+      [tenant, since?.getTime() ?? 0],
+    );
+    return rows.map(stepOf);
+  }
+}
+
+function stepOf(row: LedgerRow): StepUsage {
+  return {
+    workflowId: row.workflow_id,
+    stepKey: row.step_key,
+    agent: row.agent,
+    modelRoute: row.model_route,
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    cachedInputTokens: Number(row.cached_input_tokens),
+  };
 }
 
 /** The `cadre_usage` table of a dialect: `seq` keeps the order steps were recorded in. */
@@ -83,11 +102,20 @@ export function usageTableStatements(dialect: 'sqlite' | 'postgres'): string[] {
   ];
 }
 
+/** Adds each step's tenant and time to `cadre_usage`, for tenant budgets over a period (rows recorded before count for no tenant). */
+export function usageTenantStatements(dialect: 'sqlite' | 'postgres'): string[] {
+  return [
+    'ALTER TABLE cadre_usage ADD COLUMN tenant TEXT',
+    `ALTER TABLE cadre_usage ADD COLUMN recorded_at ${dialect === 'postgres' ? 'BIGINT' : 'INTEGER'}`,
+    'CREATE INDEX cadre_usage_tenant ON cadre_usage (tenant, recorded_at)',
+  ];
+}
+
 /** Inserts a step's usage row through `executor` (a transaction, or the driver); a second write of the same step keeps the first. */
 export async function recordUsageIn(executor: SqlExecutor, entry: LedgerEntry): Promise<void> {
   await executor.query(
-    `INSERT INTO cadre_usage (conversation_id, step_key, workflow_id, agent, model_route, input_tokens, output_tokens, cached_input_tokens)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (conversation_id, step_key) DO NOTHING`,
+    `INSERT INTO cadre_usage (conversation_id, step_key, workflow_id, agent, model_route, input_tokens, output_tokens, cached_input_tokens, tenant, recorded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (conversation_id, step_key) DO NOTHING`,
     [
       entry.conversationId,
       entry.stepKey,
@@ -97,6 +125,8 @@ export async function recordUsageIn(executor: SqlExecutor, entry: LedgerEntry): 
       entry.inputTokens,
       entry.outputTokens,
       entry.cachedInputTokens,
+      entry.tenant ?? null,
+      entry.recordedAt,
     ],
   );
 }

@@ -132,6 +132,7 @@ export class AgentLoop {
           ...(this.input.rootWorkflowId !== workflowInfo().workflowId
             ? { rootWorkflowId: this.input.rootWorkflowId }
             : {}),
+          ...(this.input.tenant ? { tenant: this.input.tenant } : {}),
           ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
           ...(runEnd ? { runEnd } : {}),
           ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),

@@ -105,6 +105,7 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
         inputTokens: 3,
         outputTokens: 4,
         cachedInputTokens: 0,
+        recordedAt: Date.now(),
       };
       const batch = (label: string) => ({
         conversation,
@@ -394,6 +395,7 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
         inputTokens,
         outputTokens: 1,
         cachedInputTokens: 0,
+        recordedAt: Date.now(),
       });
       // An earlier run under the same workflow id: not part of the newest run's tree.
       await store.ensureConversation({ id: `${root}@old`, workflowId: root });
@@ -412,6 +414,34 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
         [`${root}/work-1`, 20],
       ]);
       expect((await store.usage.treeSteps(`${root}/work-1`)).map((step) => step.inputTokens)).toEqual([20]);
+    });
+
+    test("sums a tenant's steps across its trees, from a time on, and no other tenant's", async () => {
+      const tenant = freshId('tenant');
+      const step = (workflowId: string, tenantId: string | undefined, recordedAt: number, inputTokens: number) => ({
+        conversationId: `${workflowId}@a`,
+        stepKey: 'model:1:1',
+        workflowId,
+        agent: 'lead',
+        modelRoute: 'p:m',
+        inputTokens,
+        outputTokens: 1,
+        cachedInputTokens: 0,
+        ...(tenantId ? { tenant: tenantId } : {}),
+        recordedAt,
+      });
+      const day = Date.UTC(2026, 11, 6);
+      const runs = [freshId('t-a'), freshId('t-b'), freshId('t-c'), freshId('t-d')];
+      for (const workflowId of runs) await store.ensureConversation({ id: `${workflowId}@a`, workflowId });
+      await store.usage.record(step(runs[0]!, tenant, day - 1, 1000));
+      await store.usage.record(step(runs[1]!, tenant, day, 10));
+      await store.usage.record(step(`${runs[1]}`, tenant, day + 5, 999));
+      await store.usage.record(step(runs[2]!, `${tenant}-other`, day + 1, 5000));
+      await store.usage.record(step(runs[3]!, undefined, day + 1, 7000));
+      const since = await store.usage.tenantSteps(tenant, new Date(day));
+      expect(since.map((entry) => [entry.workflowId, entry.inputTokens])).toEqual([[runs[1], 10]]);
+      const all = await store.usage.tenantSteps(tenant);
+      expect(all.map((entry) => entry.inputTokens)).toEqual([1000, 10]);
     });
 
     test('concurrent appends of the same range from two instances leave one copy', async () => {

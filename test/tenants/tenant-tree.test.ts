@@ -7,6 +7,8 @@ import { AgentClient } from '../../src/client/agent-client';
 import { type CadreError, ConfigurationError } from '../../src/errors';
 import { tenantKey } from '../../src/protocol/search-attributes';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
+import { runCadre } from '../helpers/cli-process';
+import { testAddress, testNamespace } from '../helpers/temporal';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 
 /** The priority every call of the tool saw, as its worker received it. */
@@ -154,17 +156,20 @@ describe('a run started for a tenant', () => {
       client.start('tenant-leaf', { prompt: 'go', tenant: `${tenant}-other` }),
     ]);
     await Promise.all(runs.map((handle) => handle.result()));
-    // Visibility lists the runs within moments of their start.
-    let usage = await env.client.tenantUsage(tenant);
-    for (let tries = 0; tries < 100 && Object.keys(usage.byRun).length < 4; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      usage = await env.client.tenantUsage(tenant);
-    }
+    // The usage ledger recorded each step with its tenant as the step completed.
+    const usage = await env.client.tenantUsage(tenant);
     // tenant-top, tenant-middle and tenant-leaf take 2 model steps each; the lone leaf 2 more.
     expect(usage.total.modelCalls).toBe(8);
     expect(Object.keys(usage.byRun).sort()).toHaveLength(4);
     expect(Object.keys(usage.byRun)).not.toContain(runs[2]!.workflowId);
     expect(Object.keys(usage.byAgent).sort()).toEqual(['tenant-leaf', 'tenant-middle', 'tenant-top']);
+    expect((await env.client.tenantUsage(tenant, { since: new Date(Date.now() + 60_000) })).total.modelCalls).toBe(0);
+    const { code, output } = await runCadre(['usage', '--tenant', tenant, '--since', '1 hour'], {
+      TEMPORAL_ADDRESS: testAddress(),
+      TEMPORAL_NAMESPACE: testNamespace(),
+    });
+    expect(output).toMatch(new RegExp(`Usage of tenant ${tenant} since \\S+ and its runs: 8 model calls`));
+    expect(code).toBe(0);
   });
 
   it('refuses a tenant id or a priority that cannot be used before anything starts', async () => {

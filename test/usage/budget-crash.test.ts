@@ -56,4 +56,39 @@ describe('a budget across a worker crash', () => {
       await client.close();
     }
   }, 150_000);
+
+  it("stops a tenant's next model step at its budget over the period, counting the step a crash interrupted once", async () => {
+    const taskQueue = `budget-crash-${randomUUID()}`;
+    const tenant = `crash-${randomUUID().slice(0, 8)}`;
+    const logFile = join(mkdtempSync(join(tmpdir(), 'cadre-')), 'log');
+    const workers = await Promise.all([startWorkerProcess(taskQueue, logFile), startWorkerProcess(taskQueue, logFile)]);
+    const client = await AgentClient.connect({
+      address: testAddress(),
+      namespace: testNamespace(),
+      taskQueue,
+      tenant: () => tenant,
+      tenantLimits: { budget: { maxModelCalls: 3, per: '1 hour' } },
+    });
+    try {
+      // The first run takes two model calls (one that calls a tool, then its answer): one short of the budget.
+      const first = await client.run('tenant-crasher', 'loop');
+      expect(first.stopReason).toBe('completed');
+      // The second run's first call hangs; its worker dies, and the other worker makes the call again.
+      const second = await client.start('tenant-crasher', { prompt: 'loop' });
+      await waitFor(() => modelCalls(logFile).length === 3, "the second run's first model call, which hangs");
+      workers.find((worker) => worker.pid === Number(modelCalls(logFile)[2]))?.kill('SIGKILL');
+      const result = await second.result();
+      expect(result.stopReason).toBe('budget-exceeded');
+      expect(result.error).toContain(
+        `maxModelCalls of 3 model calls per 1 hour set by tenantLimits.budget for tenant '${tenant}'`,
+      );
+      expect(modelCalls(logFile)).toHaveLength(4);
+      // The crashed call counts once: the run stopped at its second step, and the tenant spent exactly its budget.
+      expect(result.steps).toBe(1);
+      expect((await client.tenantUsage(tenant)).total.modelCalls).toBe(3);
+    } finally {
+      for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+      await client.close();
+    }
+  }, 150_000);
 });

@@ -2,7 +2,7 @@ import { readTreeUsage } from '../../client/tree-usage';
 import { ConfigurationError } from '../../errors';
 import type { Pricing } from '../../protocol/usage';
 import { openStore } from '../../store/open-store';
-import { AgentClient } from '../../client/agent-client';
+import { readTenantUsage } from '../../client/tenant-usage';
 import { positiveDurationMs } from '../../agents/timeout-settings';
 import { usageReport } from '../usage-report';
 
@@ -12,7 +12,7 @@ export interface UsageOptions {
   pricing?: string;
   /** Every run of this tenant instead of one run's tree. */
   tenant?: string;
-  /** With `tenant`: runs started since a duration ago (`24 hours`) or a time (ISO 8601). */
+  /** With `tenant`: model steps recorded since a duration ago (`24 hours`) or a time (ISO 8601). */
   since?: string;
 }
 
@@ -20,7 +20,7 @@ export interface UsageOptions {
  * `cadre usage <workflowId> [--json] [--pricing <json>]`: prints the usage of a run and every
  * subagent below it, by agent, model route and run, from the conversation store (no Temporal
  * server needed). Costs use `--pricing`, else the prices the run's agent declared. With `--tenant
- * <id> [--since <when>]` instead of a workflow id: every run of the tenant, listed by Temporal.
+ * <id> [--since <when>]` instead of a workflow id: every step the tenant's runs recorded.
  */
 export async function usageCommand(
   workflowId: string | undefined,
@@ -34,7 +34,7 @@ export async function usageCommand(
     );
   }
   if (options.since !== undefined && options.tenant === undefined) {
-    throw new ConfigurationError('--since counts the runs of a tenant: give --tenant <id> with it.');
+    throw new ConfigurationError('--since counts the steps of a tenant: give --tenant <id> with it.');
   }
   if (options.tenant !== undefined) return await tenantUsageCommand(options.tenant, options, pricing, write);
   const store = await openStore();
@@ -55,14 +55,17 @@ async function tenantUsageCommand(
   write: (line: string) => void,
 ): Promise<number> {
   const since = options.since !== undefined ? sinceOf(options.since) : undefined;
-  const client = await AgentClient.connect();
+  const store = await openStore();
   try {
-    const usage = await client.tenantUsage(tenant, { ...(since ? { since } : {}), ...(pricing ? { pricing } : {}) });
+    const usage = await readTenantUsage(store, tenant, {
+      ...(since ? { since } : {}),
+      ...(pricing ? { pricing } : {}),
+    });
     const what = `tenant ${tenant}${since ? ` since ${since.toISOString()}` : ''}`;
     if (options.json) write(JSON.stringify(usage));
     else for (const line of usageReport(what, usage, 'its runs')) write(line);
   } finally {
-    await client.close();
+    await store.close();
   }
   return 0;
 }
