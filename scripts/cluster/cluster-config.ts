@@ -19,7 +19,7 @@ export interface ClusterPorts {
 /** Offsets from the frontend's port (`CADRE_CLUSTER_PORT`, default 7333), clear of the dev server's 7233. */
 const offsets = { frontendHttp: 10, history: 1, matching: 2, worker: 6 } as const;
 /** Each service's membership port is its gRPC port plus this. */
-const membershipOffset = 100;
+export const membershipOffset = 100;
 /** Each service's metrics port, by its index in {@link clusterServices}. */
 const metricsBase = 9101;
 

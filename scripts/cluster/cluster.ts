@@ -14,7 +14,9 @@ import {
   clusterDynamicConfig,
   clusterPorts,
   clusterServices,
+  membershipOffset,
   type ClusterPorts,
+  type ClusterService,
   serviceConfig,
   uiConfig,
 } from './cluster-config';
@@ -51,7 +53,10 @@ async function main(): Promise<void> {
   if (command === 'up') return void (await clusterUp(process.env));
   if (command === 'down') return clusterDown();
   if (command === 'status') return status();
-  throw new ClusterError(`Unknown command '${command ?? ''}'. Use: npm run cluster -- up | down | status`);
+  if (command === 'restart') return await clusterRestart(process.argv[3] ?? '');
+  throw new ClusterError(
+    `Unknown command '${command ?? ''}'. Use: npm run cluster -- up | down | status | restart <service>`,
+  );
 }
 
 /** Brings the cluster up with the settings in `env` (ports, `CADRE_CLUSTER_EAGER`) and returns its frontend's address. */
@@ -81,14 +86,11 @@ export async function clusterUp(env: NodeJS.ProcessEnv): Promise<string> {
     for (const service of clusterServices) {
       const file = path.join(paths.config, `${service}.yaml`);
       fs.writeFileSync(file, serviceConfig(service, ports, database, dynamicConfig));
-      state.pids[service] = startDetached(service, path.join(paths.bin, 'temporal-server'), [
-        '--config-file',
-        file,
-        '--allow-no-auth',
-        'start',
-        `--service=${service}`,
-      ]);
+      // One at a time: on a new database every service writes the cluster's metadata at start, and
+      // the losers of that race exit ("duplicate key value violates unique constraint").
+      state.pids[service] = startService(service);
       writeState(state);
+      await waitForService(service, state.pids[service], ports[service]);
     }
     setUpNamespace(ports.frontend);
     const uiFolder = path.join(paths.config, 'ui');
@@ -132,6 +134,74 @@ export function clusterDown(): void {
   }
   fs.rmSync(paths.state, { force: true });
   console.log('Cluster stopped: the four Temporal services and PostgreSQL (data kept in .cadre/cluster/postgres).');
+}
+
+/** The frontend's address of the cluster that is up, or undefined when none is. */
+export function runningClusterAddress(): string | undefined {
+  const state = readState();
+  return state ? `127.0.0.1:${state.ports.frontend}` : undefined;
+}
+
+/** The parts `clusterRestart` can kill and start again. */
+export const restartableParts = [...clusterServices, 'postgres'] as const;
+
+/**
+ * Kills one part of the running cluster at once, as a crash would (SIGKILL for a Temporal service,
+ * an immediate shutdown for PostgreSQL), and starts it again with the same configuration.
+ */
+export async function clusterRestart(part: string): Promise<void> {
+  const state = readState();
+  if (!state) throw new ClusterError('No cluster is up. Start it with `npm run cluster -- up`.');
+  if (!(restartableParts as readonly string[]).includes(part)) {
+    throw new ClusterError(`Cannot restart '${part}'. Name one of: ${restartableParts.join(', ')}.`);
+  }
+  if (part === 'postgres') {
+    asPostgres(path.join(postgresBin, 'pg_ctl'), ['-D', paths.data, '-m', 'immediate', '-w', 'stop'], true);
+    startPostgres(state.ports.postgres);
+    state.pids.postgres = postmasterPid();
+  } else {
+    const pid = state.pids[part];
+    if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+    // A child of this process stays a zombie until its event loop reaps it: wait a bounded time.
+    const deadline = Date.now() + 5_000;
+    while (pid !== undefined && alive(pid) && Date.now() < deadline) spawnSync('sleep', ['0.05']);
+    state.pids[part] = startService(part as ClusterService);
+    writeState(state);
+    await waitForService(part as ClusterService, state.pids[part], state.ports[part as ClusterService]);
+  }
+  writeState(state);
+  console.log(`${part} killed and started again.`);
+}
+
+function startService(service: ClusterService): number {
+  return startDetached(service, path.join(paths.bin, 'temporal-server'), [
+    '--config-file',
+    path.join(paths.config, `${service}.yaml`),
+    '--allow-no-auth',
+    'start',
+    `--service=${service}`,
+  ]);
+}
+
+/**
+ * Waits until `service` listens on its membership port (the worker service serves no gRPC), which
+ * it opens once its persistence and the cluster's metadata are set up; a service that exits first fails with its log's tail. */
+async function waitForService(service: ClusterService, pid: number, port: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (!alive(pid)) {
+      const log = path.join(paths.logs, `${service}.log`);
+      const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-4).join('\n').slice(-1500);
+      throw new ClusterError(
+        `The ${service} service exited at start (.cadre/cluster/logs/${service}.log ends):\n${tail}`,
+      );
+    }
+    if (!(await portFree(port + membershipOffset))) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new ClusterError(
+    `The ${service} service did not listen on port ${port + membershipOffset} within 2 minutes (.cadre/cluster/logs/${service}.log).`,
+  );
 }
 
 function status(): void {

@@ -119,19 +119,21 @@ describe('a run started for a tenant', () => {
   });
 
   it("refuses a tenant's run past its maxActiveRuns with TenantAtCapacity, and starts another tenant's", async () => {
+    // Its own tenant each run: a server that keeps its data (the cluster) may still hold an earlier run's sessions.
+    const tenant = `capped-${Date.now()}`;
     const capped = AgentClient.fromClient(env.client.client, {
       taskQueue: env.worker.taskQueue,
-      tenantLimits: { maxActiveRuns: (tenant) => (tenant.id === 'capped' ? 2 : undefined) },
+      tenantLimits: { maxActiveRuns: (given) => (given.id === tenant ? 2 : undefined) },
     });
     const open = [
-      await capped.start('tenant-leaf', { mode: 'session', tenant: 'capped' }),
-      await capped.start('tenant-leaf', { mode: 'session', tenant: 'capped' }),
+      await capped.start('tenant-leaf', { mode: 'session', tenant }),
+      await capped.start('tenant-leaf', { mode: 'session', tenant }),
     ];
     // Visibility lists a started run within moments: the third start waits for nothing, it is refused.
     let refusal: unknown;
     for (let tries = 0; tries < 100 && refusal === undefined; tries++) {
       refusal = await capped
-        .start('tenant-leaf', { mode: 'session', tenant: 'capped' })
+        .start('tenant-leaf', { mode: 'session', tenant })
         .then(async (extra) => {
           await extra.end();
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -140,8 +142,12 @@ describe('a run started for a tenant', () => {
         .catch((error: unknown) => error);
     }
     expect((refusal as CadreError).type).toBe('TenantAtCapacity');
-    expect((refusal as CadreError).message).toBe(
-      "Tenant 'capped' has 2 active runs, its limit (tenantLimits.maxActiveRuns: 2); nothing was started. " +
+    // Visibility may still list an extra run that just ended (SQL visibility on the cluster lags): 2 or more.
+    const message = (refusal as CadreError).message;
+    const count = Number(/has (\d+) active runs/.exec(message)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(2);
+    expect(message).toBe(
+      `Tenant '${tenant}' has ${count} active runs, its limit (tenantLimits.maxActiveRuns: 2); nothing was started. ` +
         'Start it again once one of them has ended, or raise the limit.',
     );
     const other = await capped.start('tenant-leaf', { mode: 'session', tenant: 'free' });
