@@ -1,3 +1,4 @@
+import type { CadreMcpServer } from '../mcp/mcp-server';
 import { createServer, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -13,12 +14,16 @@ export interface ChatServerOptions extends ChatHandlerOptions {
   host?: string;
   /** A built page to serve; default: build `web/chat-ui` (once per change of its sources). */
   pageDir?: string;
+  /** An MCP server to serve beside the page, at `/mcp` (see `createMcpServer` in `cadre/mcp`). */
+  mcp?: CadreMcpServer;
 }
 
 /** A running chat server. */
 export interface ChatServer {
   /** The page's address, e.g. http://127.0.0.1:3100/ */
   url: string;
+  /** The MCP endpoint's address when `mcp` was given, e.g. http://127.0.0.1:3100/mcp */
+  mcpUrl?: string;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (path === basePath || path.startsWith(`${basePath}/`)) return api(request, response);
+    if (options.mcp && path === '/mcp') return void options.mcp.handle(request, response);
     servePage(pageDir, path, response).catch((error: Error) => {
       response.writeHead(500, { 'content-type': 'text/plain' });
       response.end(`The chat page is missing in ${pageDir} (${error.message}); build it with buildChatPage().`);
@@ -53,7 +59,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const port = options.port ?? Number(process.env.CADRE_CHAT_PORT || 3100);
   const host = options.host ?? '127.0.0.1';
   const listening = await listenLocally(server, port, host, 'CADRE_CHAT_PORT', 'the chat page');
-  return { url: `http://${host}:${listening.port}/`, close: listening.close };
+  const url = `http://${host}:${listening.port}/`;
+  return { url, ...(options.mcp ? { mcpUrl: `${url}mcp` } : {}), close: listening.close };
 }
 
 async function servePage(pageDir: string, path: string, response: ServerResponse): Promise<void> {

@@ -78,13 +78,14 @@ export function buildProgram(printer = new Printer()): Command {
     )
     .option('--ui-port <port>', 'its Web UI port (default 8233; a free one with --port 0)', parsePort)
     .option('--traces', "start Jaeger (built by setup) and send the worker's traces to it; prints its UI")
-    .action(async (options: { agents?: string; port?: number; uiPort?: number; traces?: boolean }) =>
+    .option('--mcp', 'also serve every agent as an MCP tool at <chat page>/mcp, for MCP clients on this machine')
+    .action(async (options: { agents?: string; port?: number; uiPort?: number; traces?: boolean; mcp?: boolean }) =>
       setExit(
         await devCommand(
           agentsFrom(options.agents),
           write,
           { port: options.port, uiPort: options.uiPort },
-          { traces: options.traces === true },
+          { traces: options.traces === true, mcp: options.mcp === true },
         ),
       ),
     );

@@ -22,6 +22,8 @@ const userPackages = [
   ...requiredPeers,
   '@ai-sdk/openai',
   '@ai-sdk/mcp',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/node',
   '@opentelemetry/sdk-trace-base',
   '@opentelemetry/exporter-trace-otlp-http',
 ];

@@ -2,6 +2,7 @@ import type { AnyAgentDefinition } from '../../agents/agent-definition';
 import { AgentClient } from '../../client/agent-client';
 import { type ChatServer, startChatServer } from '../../chat/chat-server';
 import { createAgentWorker } from '../../worker/create-agent-worker';
+import { createMcpServer } from '../../mcp/mcp-server';
 import type { AgentWorkerDeployment } from '../../worker/worker-deployment';
 import { ConfigurationError } from '../../errors';
 import { modelsForTrying } from '../demo-models';
@@ -15,7 +16,7 @@ export async function devCommand(
   agents: AnyAgentDefinition[],
   write: (line: string) => void,
   ports: { port?: number; uiPort?: number } = {},
-  flags: { traces?: boolean } = {},
+  flags: { traces?: boolean; mcp?: boolean } = {},
 ): Promise<number> {
   const traces = flags.traces ? await startDevTraces(write) : undefined;
   // The codec server listens first: the embedded UI is started with its address.
@@ -49,8 +50,13 @@ export async function devCommand(
   const chatAgents = ['file-manager', 'research'].filter((name) => names.includes(name));
   let chat: ChatServer | undefined;
   try {
-    chat = await startChatServer({ client: chatClient, agents: chatAgents.length > 0 ? chatAgents : names });
+    chat = await startChatServer({
+      client: chatClient,
+      agents: chatAgents.length > 0 ? chatAgents : names,
+      ...(flags.mcp ? { mcp: createMcpServer({ client: chatClient, agents: names }) } : {}),
+    });
     write(`[cadre] chat page:       ${chat.url}`);
+    if (chat.mcpUrl) write(`[cadre] MCP endpoint:    ${chat.mcpUrl} (every agent is a tool; see docs/mcp.md)`);
   } catch (error) {
     // The page is a convenience: the worker serves runs without it.
     write(`[cadre] chat page not served: ${(error as Error).message}`);
