@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { tool } from 'ai';
 import { z } from 'zod';
@@ -7,6 +9,7 @@ import { createMcpServer, type CadreMcpServer, tasksExtension } from '../../src/
 import { idempotentRunId, userRunPrefix } from '../../src/mcp/run-task';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
+import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 
 /** Each run of the approved tool, by its input: an approved call runs once, a denied one never. */
@@ -114,6 +117,22 @@ async function connect(url: string, options: { token?: string; tasks?: boolean }
   return client;
 }
 
+/** An MCP server in a process of its own (test/mcp/mcp-server-process.ts), once it listens. */
+function startServerProcess(taskQueue: string): Promise<{ process: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'mcp-server-process.ts'), testAddress(), testNamespace(), taskQueue],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const url = /url (\S+)/.exec(chunk.toString())?.[1];
+      if (url) resolve({ process: child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`the MCP server process exited with ${code}`)));
+  });
+}
+
 const users: Record<string, string> = { 'alice-token': 'alice', 'bob-token': 'bob', 'carol-token': 'carol' };
 const authorize = (request: IncomingMessage) => {
   const user = users[(request.headers.authorization ?? '').replace(/^Bearer /, '')];
@@ -218,22 +237,21 @@ describe('Cadre agents over MCP', () => {
     await client.close();
   });
 
-  it('answers tasks/get from a new server process for a task the first one created, and the task completes', async () => {
-    const client = await connect(url, { tasks: true });
+  it('answers tasks/get from a new server process, after the one that created the task was killed, and the task completes', async () => {
+    const first = await startServerProcess(env.worker.taskQueue);
+    const client = await connect(first.url, { tasks: true });
     const created = await callAsTask(client, 'mcp-slow', 'take your time');
-    await client.close();
-    await server.close();
-    server = createMcpServer({
-      client: env.client,
-      agents: ['mcp-helper', 'mcp-slow', 'mcp-lead', 'mcp-deployer'],
-      authorize,
-      pollIntervalMs: 100,
-    });
-    url = await server.listen();
-    const again = await connect(url, { tasks: true });
-    const done = await pollTask(again, created.taskId, (task) => task.status === 'completed');
-    expect(done.result?.content[0]?.text).toBe('slow answer');
-    await again.close();
+    first.process.kill('SIGKILL');
+    await client.close().catch(() => undefined);
+    const second = await startServerProcess(env.worker.taskQueue);
+    try {
+      const again = await connect(second.url, { tasks: true });
+      const done = await pollTask(again, created.taskId, (task) => task.status === 'completed');
+      expect(done.result?.content[0]?.text).toBe('slow answer');
+      await again.close();
+    } finally {
+      second.process.kill('SIGTERM');
+    }
   });
 
   it('gives a client without tasks the answer on the same call with progress, and a retried call does not start a second run', async () => {
