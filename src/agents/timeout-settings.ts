@@ -1,6 +1,6 @@
-import { msToNumber } from '@temporalio/common/lib/time';
 import type { TimeoutConfiguration, ToolSet } from 'ai';
 import { ConfigurationError } from '../errors';
+import { positiveDurationMs } from '../protocol/durations';
 
 /** A duration: a Temporal duration string (`'30 seconds'`) or milliseconds. */
 export type DurationSetting = string | number;
@@ -44,17 +44,6 @@ export function timeoutsOf(setting: AgentTimeoutSetting | undefined): AgentTimeo
     ...(firstChunk !== undefined ? { firstChunk } : {}),
     ...(own.countApprovalWaits !== undefined ? { countApprovalWaits: own.countApprovalWaits } : {}),
   };
-}
-
-/** Milliseconds of a Temporal duration (`'30 seconds'`, `'7d'`, a number of ms), or undefined when it is none or not above 0. */
-export function positiveDurationMs(value: DurationSetting): number | undefined {
-  let ms: number;
-  try {
-    ms = msToNumber(value as never);
-  } catch {
-    return undefined;
-  }
-  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 /** Milliseconds of a duration setting, or a ConfigurationError naming the agent and the setting. */

@@ -1,4 +1,4 @@
-import { msToNumber } from '@temporalio/common/lib/time';
+import { positiveDurationMs as periodMs } from './durations';
 import type { AgentBudget } from './usage';
 
 /**
@@ -59,14 +59,4 @@ export function tenantPeriodRelief(per: TenantBudgetPeriod, now: Date): string {
     return `The next month starts at ${next.toISOString()}`;
   }
   return `Steps count for ${typeof per === 'number' ? `${per} ms` : per} after they ran`;
-}
-
-function periodMs(per: TenantBudgetPeriod): number | undefined {
-  let ms: number;
-  try {
-    ms = msToNumber(per as never);
-  } catch {
-    return undefined;
-  }
-  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }

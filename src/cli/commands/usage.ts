@@ -3,7 +3,7 @@ import { ConfigurationError } from '../../errors';
 import type { Pricing } from '../../protocol/usage';
 import { openStore } from '../../store/open-store';
 import { readTenantUsage } from '../../client/tenant-usage';
-import { positiveDurationMs } from '../../agents/timeout-settings';
+import { positiveDurationMs } from '../../protocol/durations';
 import { usageReport } from '../usage-report';
 
 /** Options of `cadre usage`. */
