@@ -2,7 +2,7 @@ import type { AnyAgentDefinition } from '../agents/agent-definition';
 import { tenantPeriodRelief, tenantPeriodStart } from '../protocol/tenant-budget';
 import type { AgentBudget, Pricing, UsageTotals } from '../protocol/usage';
 import { type BudgetScope, type RunBudgetScopes, budgetScopesKey } from '../protocol/budget-scopes';
-import { tokensOf, treeUsageOf } from '../protocol/usage';
+import { routeTotalsOf, tokensOf, treeUsageOf } from '../protocol/usage';
 import type { ActivityDependencies } from './dependencies';
 import type { RunModelStepArgs } from './types';
 
@@ -63,7 +63,8 @@ async function exceededTenantBudget(
   const { per, ...limits } = tenant.budget;
   const now = new Date();
   const since = tenantPeriodStart(per, now);
-  const totals = treeUsageOf(await deps.conversations.tenantSteps(tenant.id, since), pricing).total;
+  // Summed in the database: a tenant's period can hold far more steps than one tree.
+  const totals = routeTotalsOf(await deps.conversations.tenantRouteTotals(tenant.id, since), pricing);
   const over = overLimit(limits, totals);
   if (!over) return undefined;
   return (

@@ -12,7 +12,7 @@ import type { StoredOutputSummary } from '../protocol/tool-calls';
 import { hasStoredParts, withStoredParts } from './stored-prompt-parts';
 import { RecordCache } from './record-cache';
 import type { LedgerEntry } from '../store/usage-ledger';
-import type { StepUsage } from '../protocol/usage';
+import type { RouteTotals, StepUsage } from '../protocol/usage';
 
 /** A tool output as the store records it under `toolOutputKey(toolCallId)`. */
 export interface StoredToolOutput {
@@ -133,8 +133,8 @@ export class ConversationIo {
     return await this.retrying(() => this.store.usage.treeSteps(workflowId));
   }
 
-  async tenantSteps(tenant: string, since: Date): Promise<StepUsage[]> {
-    return await this.retrying(() => this.store.usage.tenantSteps(tenant, since));
+  async tenantRouteTotals(tenant: string, since: Date): Promise<RouteTotals[]> {
+    return await this.retrying(() => this.store.usage.tenantRouteTotals(tenant, since));
   }
 
   /** The value recorded under `key` in the newest conversation of `workflowId` (another run's), or undefined. */

@@ -109,7 +109,7 @@ export function createMcpServer(options: McpServerOptions): CadreMcpServer {
             const task = await readRunTask(client, workflowId, pollIntervalMs);
             return { resultType: 'task', ...withoutDetails(task) } as never;
           }
-          return (await answerInLine(sdk, ctx, user, workflowId)) as never;
+          return (await answerInLine(ctx, user, workflowId)) as never;
         },
       );
     }
@@ -209,7 +209,6 @@ export function createMcpServer(options: McpServerOptions): CadreMcpServer {
 
   /** Waits for the run in the call itself: progress as it goes, approvals as elicitations, then the answer. */
   const answerInLine = async (
-    mcpSdk: typeof McpServerSdk,
     ctx: Parameters<McpServerSdk.ToolCallback<typeof toolInput>>[1],
     user: McpUser,
     workflowId: string,
@@ -224,7 +223,7 @@ export function createMcpServer(options: McpServerOptions): CadreMcpServer {
       if (task.status === 'cancelled')
         return { content: [{ type: 'text', text: task.statusMessage ?? 'The run was cancelled.' }], isError: true };
       if (task.status === 'input_required' && task.inputRequests) {
-        return mcpSdk.inputRequired({ inputRequests: task.inputRequests as never, requestState: workflowId });
+        return sdk.inputRequired({ inputRequests: task.inputRequests as never, requestState: workflowId });
       }
       if (progressToken !== undefined && task.statusMessage && task.statusMessage !== said) {
         said = task.statusMessage;

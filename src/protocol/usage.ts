@@ -53,8 +53,30 @@ export interface TreeUsage {
   unpricedRoutes?: string[];
 }
 
+/** The tokens of one step, or of many steps of one route summed (costs are linear in tokens). */
+export type TokenCounts = Pick<StepUsage, 'modelRoute' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens'>;
+
+/** The recorded steps of one model route, summed: what a tenant budget adds up. */
+export interface RouteTotals extends TokenCounts {
+  modelCalls: number;
+}
+
+/** The totals of some routes' summed steps; with `pricing`, a cost from each route's price. */
+export function routeTotalsOf(routes: readonly RouteTotals[], pricing?: Pricing): UsageTotals {
+  const totals = emptyTotals(pricing !== undefined);
+  for (const route of routes) {
+    totals.inputTokens += route.inputTokens;
+    totals.outputTokens += route.outputTokens;
+    totals.cachedInputTokens += route.cachedInputTokens;
+    totals.modelCalls += route.modelCalls;
+    const cost = stepCost(route, pricing);
+    if (totals.costUsd !== undefined && cost !== undefined) totals.costUsd += cost;
+  }
+  return totals;
+}
+
 /** The cost in US dollars of one step's usage, or undefined when its route has no price. */
-export function stepCost(step: StepUsage, pricing: Pricing | undefined): number | undefined {
+export function stepCost(step: TokenCounts, pricing: Pricing | undefined): number | undefined {
   const price = pricing?.[step.modelRoute];
   if (!price) return undefined;
   const cached = Math.min(step.cachedInputTokens, step.inputTokens);

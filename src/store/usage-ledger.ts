@@ -1,4 +1,4 @@
-import type { StepUsage } from '../protocol/usage';
+import type { RouteTotals, StepUsage } from '../protocol/usage';
 import type { SqlDriver, SqlExecutor } from './sql-driver';
 
 /** One model step's usage as it is recorded: the conversation and the step's response key make it unique. */
@@ -24,6 +24,8 @@ export interface UsageLedger {
   treeSteps(workflowId: string): Promise<StepUsage[]>;
   /** Every recorded step of `tenant`'s runs recorded at or after `since` (all of them without it), oldest first. */
   tenantSteps(tenant: string, since?: Date): Promise<StepUsage[]>;
+  /** The steps of `tenant`'s runs recorded at or after `since`, summed by model route in the database (for budget checks). */
+  tenantRouteTotals(tenant: string, since: Date): Promise<RouteTotals[]>;
 }
 
 interface LedgerRow {
@@ -64,6 +66,28 @@ export class SqlUsageLedger implements UsageLedger {
       [tenant, since?.getTime() ?? 0],
     );
     return rows.map(stepOf);
+  }
+
+  async tenantRouteTotals(tenant: string, since: Date): Promise<RouteTotals[]> {
+    const rows = await this.driver.query<{
+      model_route: string;
+      input_tokens: number | string;
+      output_tokens: number | string;
+      cached_input_tokens: number | string;
+      model_calls: number | string;
+    }>(
+      `SELECT model_route, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
+         SUM(cached_input_tokens) AS cached_input_tokens, COUNT(*) AS model_calls
+       FROM cadre_usage WHERE tenant = $1 AND recorded_at >= $2 GROUP BY model_route`,
+      [tenant, since.getTime()],
+    );
+    return rows.map((row) => ({
+      modelRoute: row.model_route,
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      cachedInputTokens: Number(row.cached_input_tokens),
+      modelCalls: Number(row.model_calls),
+    }));
   }
 }
 

@@ -442,6 +442,10 @@ export function describeConversationStore(name: string, open: () => Promise<Stor
       expect(since.map((entry) => [entry.workflowId, entry.inputTokens])).toEqual([[runs[1], 10]]);
       const all = await store.usage.tenantSteps(tenant);
       expect(all.map((entry) => entry.inputTokens)).toEqual([1000, 10]);
+      // Budget checks read the same steps summed by route in the database.
+      expect(await store.usage.tenantRouteTotals(tenant, new Date(day))).toEqual([
+        { modelRoute: 'p:m', inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, modelCalls: 1 },
+      ]);
     });
 
     test('concurrent appends of the same range from two instances leave one copy', async () => {
