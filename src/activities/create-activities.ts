@@ -29,12 +29,12 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
     async describeAgentHere(args: DescribeAgentArgs): Promise<DescribeAgentHereResult> {
       // A worker of a fleet that splits its agents may not serve this one: the agent's queue then answers.
       if (!deps.agents.has(args.agent)) return {};
-      return { spec: await describeAgent(deps, args, deps.inFlight !== undefined) };
+      return { spec: await describeAgent(deps, args, true) };
     },
-    runModelStep: (args) => runModelStep(args),
+    runModelStep: servedHere(deps, (args) => runModelStep(args)),
     runModelStepHere: servedHere(deps, (args, call) => here(deps, call, (attempt) => runModelStep(args, attempt))),
     compactContext: createCompactContext(deps),
-    runTool: (args) => runTool(args),
+    runTool: servedHere(deps, (args) => runTool(args)),
     runToolHere: servedHere(deps, (args, call) => here(deps, call, (attempt) => runTool(args, attempt))),
     adoptCall: ({ key }) => inFlightOf(deps).adopt(Context.current(), key),
     verifyApproval: createVerifyApproval(deps),
@@ -53,7 +53,7 @@ export function createActivities(deps: ActivityDependencies): AgentActivities {
 
 /**
  * The run's spec of `agent`: its definition, what `prepareCall` chose, and the specs its subagents
- * reach. `local`: described on the workflow's own worker, which runs the run's steps as local activities.
+ * reach. `local`: described on the workflow's own worker (see {@link placementOf}).
  */
 async function describeAgent(
   deps: ActivityDependencies,
@@ -140,9 +140,19 @@ function withAgentFingerprint(runModelStep: RunModelStep, deps: ActivityDependen
 
 type RunModelStep = ReturnType<typeof createRunModelStep>;
 
-/** The spec's mark for a run described on its own worker, which places its calls locally (`AgentSpec.localActivities`). */
-function placementOf(deps: ActivityDependencies, local: boolean): Pick<AgentSpec, 'localActivities'> {
-  return local && deps.inFlight ? { localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } } : {};
+/**
+ * The spec's marks for a run described on its own worker: its calls go to the workflow's own queue
+ * (`AgentSpec.onWorkflowQueue`), and run locally first when this worker runs local activities
+ * (`AgentSpec.localActivities`).
+ */
+function placementOf(
+  deps: ActivityDependencies,
+  local: boolean,
+): Pick<AgentSpec, 'localActivities' | 'onWorkflowQueue'> {
+  if (!local) return {};
+  return deps.inFlight
+    ? { onWorkflowQueue: true, localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } }
+    : { onWorkflowQueue: true };
 }
 
 /** A call in this local activity, handed off to `adoptCall` when it outlives the worker's window. */
@@ -160,22 +170,25 @@ function inFlightOf(deps: ActivityDependencies): InFlightCalls {
 }
 
 /**
- * A call that, run as a local activity on a worker that does not serve the agent (or runs no local
- * activities), fails at once with `AgentNotServedHere`, so the workflow runs it on the agent's
- * queue instead. On the agent's queue every worker serves the agent.
+ * A call that, on a worker that does not serve the agent (a fleet split by agent, reached through
+ * the workflow's own queue), or as a local activity on a worker that runs none, fails at once with
+ * `AgentNotServedHere`, naming its queue: the workflow then runs it on the agent's queue, where
+ * every worker serves the agent.
  */
-function servedHere<ARGS extends { agent: string }, RESULT>(
+function servedHere<ARGS extends { agent: string }, REST extends unknown[], RESULT>(
   deps: ActivityDependencies,
-  activity: (args: ARGS, call: LocalCall) => Promise<RESULT>,
-): (args: ARGS, call: LocalCall) => Promise<RESULT> {
-  return async (args, call) => {
-    if (Context.current().info.isLocal && (!deps.agents.has(args.agent) || !deps.inFlight)) {
+  activity: (args: ARGS, ...rest: REST) => Promise<RESULT>,
+): (args: ARGS, ...rest: REST) => Promise<RESULT> {
+  return async (args, ...rest) => {
+    const { info } = Context.current();
+    if (!deps.agents.has(args.agent) || (info.isLocal && !deps.inFlight)) {
       throw ApplicationFailure.create({
         type: agentNotServedHereType,
         nonRetryable: true,
         message: `This worker does not serve agent '${args.agent}': the call runs on the agent's task queue instead.`,
+        details: [info.taskQueue],
       });
     }
-    return await activity(args, call);
+    return await activity(args, ...rest);
   };
 }

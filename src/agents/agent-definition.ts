@@ -286,6 +286,13 @@ export interface AgentSpec {
    * agent), and in runs recorded before local activities.
    */
   localActivities?: LocalPlacement;
+  /**
+   * True when the worker that described the run serves the agent: model steps and tools that run
+   * as activities go to the workflow's own task queue, where a server with eager dispatch hands
+   * them to that worker in the workflow task's completion. Absent in a spec from the agent's queue
+   * (a fleet split by agent), and in runs recorded before it: their calls go to the agent's queue.
+   */
+  onWorkflowQueue?: true;
 }
 
 /** Per-run changes a parent makes to a child agent: its persona, tool filter and model. */

@@ -19,6 +19,7 @@ import type { AgentWorkflowInput } from '../protocol/definitions';
 import { describeFailure } from './failures';
 import type { CompactContextRequest, PreviousPrompt } from '../protocol/context-window';
 import { runEndRequest } from './store-writes';
+import type { RunQueues } from './served-here';
 import type { WrittenRunEnd } from '../protocol/run-end';
 import type { StatusPublisher } from './status-publisher';
 import type { ToolDispatch } from './tool-dispatch';
@@ -53,6 +54,7 @@ export class AgentLoop {
   private readonly model;
   /** The model step's local attempt and its retries, for runs whose worker serves the agent with `localActivities`. */
   private readonly localModel?: { here: Activities; retried: Activities; budget: LocalBudget };
+  private readonly queues: RunQueues;
 
   constructor(
     private readonly input: AgentWorkflowInput,
@@ -62,12 +64,12 @@ export class AgentLoop {
     private readonly tools: ToolDispatch,
     /** Holds a failed step for a person, when the agent's `onFailure` is `wait`. */
     private readonly attention: AttentionWait,
-    /** The agent's activity queue (polled only by workers that serve it), and the run's local budget. */
-    { activityQueue, budget, priority }: CallPlacement,
+    /** The run's activity queues, and its local budget. */
+    { queues, budget, priority }: CallPlacement,
   ) {
+    this.queues = queues;
     const retry = { ...spec.modelRetry, nonRetryableErrorTypes: nonRetryableModelErrors };
     const options = {
-      taskQueue: activityQueue,
       ...(priority ? { priority } : {}),
       startToCloseTimeout: spec.modelStepTimeout,
       heartbeatTimeout: modelHeartbeatTimeout,
@@ -88,18 +90,22 @@ export class AgentLoop {
     }
   }
 
-  /** One model step: a local activity first (see runLocalFirst) where the run's worker serves the agent, else an activity on the agent's queue. */
+  /** One model step: a local activity first (see runLocalFirst) where the run's worker serves the agent, else an activity on the run's queue. */
   private modelStep(summary: string, args: RunModelStepArgs): Promise<RunModelStepResult> {
-    const { model, localModel } = this;
-    const remote = () => model.runModelStep.executeWithOptions({ summary }, [args]);
+    const { model, localModel, queues } = this;
+    const remote = () => model.runModelStep.executeWithOptions({ summary, taskQueue: queues.current }, [args]);
     if (!localModel) return remote();
     return runLocalFirst({
       here: (call) => localModel.here.runModelStepHere.executeWithOptions({ summary }, [args, call]),
       remote,
-      retried: () => localModel.retried.runModelStep.executeWithOptions({ summary }, [{ ...args, attemptsBefore: 1 }]),
+      retried: () =>
+        localModel.retried.runModelStep.executeWithOptions({ summary, taskQueue: queues.current }, [
+          { ...args, attemptsBefore: 1 },
+        ]),
       adopt: { summary, startToCloseTimeout: this.spec.modelStepTimeout, heartbeatTimeout: modelHeartbeatTimeout },
       finalErrorTypes: nonRetryableModelErrors,
       budget: localModel.budget,
+      queues,
     });
   }
 
@@ -141,6 +147,8 @@ export class AgentLoop {
         state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;
+        // The step reached a worker that does not serve the agent: it runs again on the agent's queue.
+        if (this.queues.fallBackOn(error)) continue;
         // The store stayed down through every attempt: the step waits for it instead of failing the run.
         if (await waitedOutStoreOutage(error)) continue;
         // With onFailure 'wait', a person decides: a retry runs the same step again, on the workers' current configuration.
@@ -216,7 +224,11 @@ export class AgentLoop {
     }
     try {
       const compacted = await this.model.compactContext.executeWithOptions(
-        { summary: `compact context (${count} message${count === 1 ? '' : 's'} -> summary)` },
+        // Rare and long: it stays on the agent's queue, which only the agent's workers poll.
+        {
+          summary: `compact context (${count} message${count === 1 ? '' : 's'} -> summary)`,
+          taskQueue: this.queues.agentQueue,
+        },
         [
           {
             ...request,

@@ -47,6 +47,7 @@ import { commitWrites, conversationOf } from './store-writes';
 import { SubagentRunner } from './subagent-runner';
 import { ToolDispatch } from './tool-dispatch';
 import { LocalBudget } from './local-first';
+import { RunQueues } from './served-here';
 import { runPriorityOf } from '../protocol/run-priority';
 
 /** Result text of every tool call a cancellation leaves open. */
@@ -120,9 +121,10 @@ export class AgentRun {
     this.messages.useSpec(spec, input.mode);
     const subagents = new SubagentRunner(input, spec, state, status.searchAttributesEnabled, children);
     const runtimeTools = new RuntimeTools(spec, children);
-    // The run's calls are local when the worker that described it runs them so (see runLocalFirst).
+    // The run's calls go to the workflow's queue when its worker serves the agent (see RunQueues),
+    // and are local when that worker runs them so (see runLocalFirst).
     const placement = {
-      activityQueue,
+      queues: new RunQueues(activityQueue, spec.onWorkflowQueue ? workflowInfo().taskQueue : undefined),
       ...(spec.localActivities ? { budget: new LocalBudget(spec.localActivities) } : {}),
       // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
       ...(input.tenant && input.runtimeContext?.schedule !== undefined

@@ -17,11 +17,11 @@ import {
   type LocalOutcome,
   type LocalPlacement,
 } from '../protocol/step-placement';
-import { notServedHere } from './served-here';
+import { notServedHere, type RunQueues } from './served-here';
 
-/** Where a run's calls go: the agent's activity queue, and the run's local budget when its worker runs them locally. */
+/** Where a run's calls go: its activity queue, and the run's local budget when its worker runs them locally. */
 export interface CallPlacement {
-  activityQueue: string;
+  queues: RunQueues;
   budget?: LocalBudget;
   /** Set only where the run's own priority cannot carry it (a scheduled run's tenant and low priority). */
   priority?: Priority;
@@ -31,9 +31,9 @@ export interface CallPlacement {
 export interface LocalFirstCall<R> {
   /** The call as a local activity on this workflow task's worker (one attempt). */
   here: (call: LocalCall) => Promise<LocalOutcome<R>>;
-  /** The call as an activity on the agent's queue, with its whole retry policy (nothing ran yet). */
+  /** The call as an activity on the run's queue, with its whole retry policy (nothing ran yet). */
   remote: () => Promise<R>;
-  /** The call as an activity on the agent's queue, with the attempts the local one left (see {@link retriesAfterLocal}). */
+  /** The call as an activity on the run's queue, with the attempts the local one left (see {@link retriesAfterLocal}). */
   retried: () => Promise<R>;
   /** The `adoptCall` activity's summary and timeouts: those of the call's own activity. */
   adopt: { summary: string; startToCloseTimeout: Duration; heartbeatTimeout: Duration };
@@ -41,6 +41,8 @@ export interface LocalFirstCall<R> {
   finalErrorTypes?: readonly string[];
   /** The run's local time in the current workflow task. */
   budget: LocalBudget;
+  /** The run's queues: a worker that does not serve the agent sends the run's calls to the agent's queue. */
+  queues: RunQueues;
 }
 
 /**
@@ -99,10 +101,10 @@ export function allowsLocalAttempt(retry: RetryPolicy): boolean {
 }
 
 /**
- * Runs `call` as a local activity; on the agent's queue when this worker does not serve the agent.
+ * Runs `call` as a local activity; as an activity on the agent's queue when this worker does not serve the agent.
  * A call that outlives its window goes on in its process, and `adoptCall` waits for it on that
  * process's own queue, so the workflow task is free again. A local attempt that failed, or whose
- * process was lost, is retried on the agent's queue (where retries show as the activity's
+ * process was lost, is retried as an activity on the run's queue (where retries show as the activity's
  * attempts): at least once, as an activity is.
  */
 export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
@@ -111,7 +113,10 @@ export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
   try {
     outcome = await call.here(await call.budget.next());
   } catch (error) {
-    if (notServedHere(error)) return await call.remote();
+    if (notServedHere(error)) {
+      call.queues.fallBackOn(error);
+      return await call.remote();
+    }
     if (!mayRetry(error, finalTypes)) throw error;
     return await call.retried();
   }
@@ -136,7 +141,7 @@ export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
   return await call.retried();
 }
 
-/** True when a failed local attempt (or its lost process) should be retried on the agent's queue. */
+/** True when a failed local attempt (or its lost process) should be retried as an activity. */
 function mayRetry(error: unknown, finalErrorTypes: readonly string[]): boolean {
   if (isCancellation(error)) return false;
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return true;

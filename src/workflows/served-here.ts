@@ -1,11 +1,51 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { agentNotServedHereType } from '../protocol/step-placement';
 
-/** True when a local tool found that this workflow task's worker does not serve the agent. */
+/** True when a call reached a worker that does not serve the run's agent (a fleet split by agent). */
 export function notServedHere(error: unknown): boolean {
   return (
     error instanceof ActivityFailure &&
     error.cause instanceof ApplicationFailure &&
     error.cause.type === agentNotServedHereType
   );
+}
+
+/**
+ * The task queue of a run's model steps and tools. A run described on its own worker
+ * (`AgentSpec.onWorkflowQueue`) sends them to the workflow's own queue, where a server with eager
+ * dispatch hands them to that worker in the workflow task's completion: no poll, no match. When a
+ * call reaches a worker that does not serve the agent, the run sends that call and every later
+ * one to the agent's queue, which only its workers poll. The switch follows a failure recorded in
+ * history, so replays take it at the same point.
+ */
+export class RunQueues {
+  private onAgentQueue: boolean;
+
+  constructor(
+    /** The agent's own queue (`<taskQueue>/<agent>`). */
+    readonly agentQueue: string,
+    /** The workflow's task queue, when the worker that described the run serves the agent. */
+    private readonly workflowQueue?: string,
+  ) {
+    this.onAgentQueue = workflowQueue === undefined;
+  }
+
+  /** Where the next call goes. */
+  get current(): string {
+    return this.onAgentQueue ? this.agentQueue : (this.workflowQueue as string);
+  }
+
+  /**
+   * True when `error` says the call reached a worker that does not serve the agent, on another
+   * queue than the agent's: the call should run again, and it and later calls go to the agent's
+   * queue. False for any other error.
+   */
+  fallBackOn(error: unknown): boolean {
+    if (!notServedHere(error)) return false;
+    // The refusing worker names its queue. On the agent's own queue a refusal is final (every poller there serves the agent).
+    const [queue] = ((error as ActivityFailure).cause as ApplicationFailure).details ?? [];
+    if (queue === this.agentQueue) return false;
+    this.onAgentQueue = true;
+    return true;
+  }
 }

@@ -20,7 +20,7 @@ export const defaultToolExecution = {
 
 type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
 
-/** The activities of one tool: on the agent's queue, and where the run places it locally, the local attempt and its retries. */
+/** The activities of one tool: on the run's queue, and where the run places it locally, the local attempt and its retries. */
 interface ToolCallActivities {
   remote: Activities;
   local?: { here: Activities; retried: Activities; budget: LocalBudget };
@@ -30,7 +30,7 @@ interface ToolCallActivities {
  * The `runTool` activity of each tool, with its own timeouts and retry policy (`toolOptions`) over
  * the defaults: a local activity first (see runLocalFirst) when the run's worker serves the agent
  * and the tool is one of the agent's own, not `longRunning` and allowed more than one attempt;
- * else an activity on the agent's queue.
+ * else an activity on the run's queue (see `RunQueues`).
  */
 export class ToolActivities {
   private readonly byTool = new Map<string, ToolCallActivities>();
@@ -41,25 +41,27 @@ export class ToolActivities {
   ) {}
 
   /**
-   * Runs one call of `toolName` (one attempt with its retries). `remote`: on the agent's queue
-   * whatever the run's placement, for a call a human approved (its status follows by signal). Not
+   * Runs one call of `toolName` (one attempt with its retries). `remote`: as an activity whatever
+   * the run's placement, for a call a human approved (its status follows by signal). Not
    * `async` on the activity path: the call's promise is the activity's own (every promise costs
    * the sandbox a stack trace).
    */
   run(toolName: string, summary: string, args: RunToolArgs, remote = false): Promise<RunToolResult> {
     const { remote: onQueue, local } = this.of(toolName);
-    if (!local || remote) return onQueue.runTool.executeWithOptions({ summary }, [args]);
+    const { queues } = this.placement;
+    if (!local || remote) return onQueue.runTool.executeWithOptions({ summary, taskQueue: queues.current }, [args]);
     const own = this.spec.toolOptions?.[toolName] ?? {};
     return runLocalFirst({
       here: (call) => local.here.runToolHere.executeWithOptions({ summary }, [args, call]),
-      remote: () => onQueue.runTool.executeWithOptions({ summary }, [args]),
-      retried: () => local.retried.runTool.executeWithOptions({ summary }, [args]),
+      remote: () => onQueue.runTool.executeWithOptions({ summary, taskQueue: queues.current }, [args]),
+      retried: () => local.retried.runTool.executeWithOptions({ summary, taskQueue: queues.current }, [args]),
       adopt: {
         summary,
         startToCloseTimeout: own.timeout ?? this.spec.toolTimeout,
         heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
       },
       budget: local.budget,
+      queues,
     });
   }
 
@@ -72,7 +74,6 @@ export class ToolActivities {
     // Tool errors come back as results; retries cover only lost workers and timeouts.
     const retry = { ...defaultToolExecution.retry, ...own.retry };
     const options = {
-      taskQueue: this.placement.activityQueue,
       ...(this.placement.priority ? { priority: this.placement.priority } : {}),
       startToCloseTimeout,
       heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,

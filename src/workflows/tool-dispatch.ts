@@ -1,4 +1,5 @@
 import type { CallPlacement } from './local-first';
+import type { RunQueues } from './served-here';
 import { CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { ToolApprovalResponse, ToolResultPart } from 'ai';
 import type { AgentSpec } from '../agents/agent-definition';
@@ -32,6 +33,7 @@ const approvedToolStatusSignalMs = 1000;
  */
 export class ToolDispatch {
   private readonly tools: ToolActivities;
+  private readonly queues: RunQueues;
   /** Why the run fails, once a person chose to fail it over a tool call that failed. */
   private runFailure?: string;
 
@@ -47,6 +49,7 @@ export class ToolDispatch {
     placement: CallPlacement,
   ) {
     this.tools = new ToolActivities(spec, placement);
+    this.queues = placement.queues;
   }
 
   /**
@@ -151,14 +154,19 @@ export class ToolDispatch {
         calls.map((call) => this.scheduleTool(call, promptLength, false).then((result) => shown(call, result))),
       );
     }
-    const storeDown: ModelToolCall[] = [];
+    // Calls that run again: the store was down for them, or they reached a worker that does not serve the agent.
+    const again: ModelToolCall[] = [];
+    let storeDown = false;
     const failed: { call: ModelToolCall; error: unknown }[] = [];
     let cancellation: unknown;
     settled.forEach((outcome, index) => {
       const call = calls[index]!;
       if (outcome.status === 'fulfilled') outputs.set(call.toolCallId, toolOutcome(call, outcome.value));
       else if (isCancellation(outcome.reason)) cancellation ??= outcome.reason;
-      else if (isStoreOutage(outcome.reason)) storeDown.push(call);
+      else if (isStoreOutage(outcome.reason)) {
+        storeDown = true;
+        again.push(call);
+      } else if (this.queues.fallBackOn(outcome.reason)) again.push(call);
       else if (this.attention.enabled) failed.push({ call, error: outcome.reason });
       else outputs.set(call.toolCallId, failedTool(call, outcome.reason));
     });
@@ -174,11 +182,11 @@ export class ToolDispatch {
         } else cancellation ??= outcome.reason;
       });
     }
-    if (storeDown.length > 0 && cancellation === undefined) {
-      await waitOutStoreOutage();
-      const again = await Promise.allSettled(storeDown.map((call) => this.runTool(call, promptLength, false)));
-      again.forEach((outcome, index) => {
-        if (outcome.status === 'fulfilled') outputs.set(storeDown[index]!.toolCallId, outcome.value);
+    if (again.length > 0 && cancellation === undefined) {
+      if (storeDown) await waitOutStoreOutage();
+      const rerun = await Promise.allSettled(again.map((call) => this.runTool(call, promptLength, false)));
+      rerun.forEach((outcome, index) => {
+        if (outcome.status === 'fulfilled') outputs.set(again[index]!.toolCallId, outcome.value);
         else cancellation ??= outcome.reason;
       });
     }
@@ -251,6 +259,7 @@ export class ToolDispatch {
         return toolOutcome(call, await this.scheduleTool(call, promptLength, revalidate, statusSignalAfterMs));
       } catch (error) {
         if (isCancellation(error)) throw error;
+        if (this.queues.fallBackOn(error)) continue;
         if (!(await waitedOutStoreOutage(error))) return await this.afterFailure(call, error, promptLength, revalidate);
       }
     }

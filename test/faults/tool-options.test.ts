@@ -74,7 +74,7 @@ describe('per-tool retry and timeouts', () => {
     });
   });
 
-  it("runs a longRunning tool as an activity on the agent's queue, and model steps and other tools in the workflow's worker", async () => {
+  it("runs a longRunning tool as an activity on the workflow's own queue, and model steps and other tools in the workflow's worker", async () => {
     const handle = await local.client.start('placed', { prompt: 'go' });
     expect((await handle.result()).text).toBe('done');
     const history = await local.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
@@ -86,8 +86,8 @@ describe('per-tool retry and timeouts', () => {
       const tool = args?.toolName ? `:${args.toolName}` : '';
       return [`${attributes.activityType?.name}${tool} on ${attributes.taskQueue?.name}`];
     });
-    const queue = `${local.worker.taskQueue}/placed`;
-    expect(activities).toEqual([`runTool:payment on ${queue}`]);
+    // The worker that described the run serves the agent: its activities may be handed out eagerly.
+    expect(activities).toEqual([`runTool:payment on ${local.worker.taskQueue}`]);
     expect(localActivityTypes(history, converter)).toEqual([
       'describeAgentHere',
       'runModelStepHere',

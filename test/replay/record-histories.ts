@@ -2,9 +2,10 @@
  * Records the replay sets: one history of each feature (approvals by a user, by policy, signed,
  * timed out and cancelled; foreground, background and continuable subagents; memory; a client-side
  * tool; compaction; MCP; continue-as-new with live children and a pending approval; a failed run; a
- * fork; a message sent mid-turn under each whileRunning policy), once as Cadre 1.0 runs it (`v1`:
+ * fork; a message sent mid-turn under each whileRunning policy), once as Cadre 1.0 ran it (`v1`:
  * model steps and tools as activities on the agents' queues, as a fleet split by agent still runs
- * them) and once with them as local activities (`local`). The replay test replays every one on today's code. Pinned
+ * them; frozen, no longer recorded), once with them as local activities (`local`), and once as
+ * activities on the workflow's own queue (`eager`, the default since). The replay test replays every one on today's code. Pinned
  * runs finish on the build they started on, so a change to the workflow's commands needs a new
  * set only when it is meant to (then record it against a fresh dev server and say so):
  *   TEMPORAL_ADDRESS=127.0.0.1:7233 npm run record-histories [-- --force]
@@ -48,11 +49,15 @@ const v1Histories = [
 ] as const;
 
 /**
- * The sets recorded: `v1`, runs whose model steps and tools are activities on the agents' queues
- * (Cadre 1.0, and a fleet split by agent), and `local`, the same runs with them as local activities.
+ * The sets: `v1`, runs whose model steps and tools are activities on the agents' queues (Cadre 1.0,
+ * and a fleet split by agent), `local`, the same runs with them as local activities, and `eager`,
+ * with them as activities on the workflow's own queue.
  */
-export const historySets = ['v1', 'local'] as const;
+export const historySets = ['v1', 'local', 'eager'] as const;
 type HistorySet = (typeof historySets)[number];
+
+/** The sets today's code records: `v1`'s placement is no longer a worker's choice, so its files stay as 1.0 recorded them. */
+const recordableSets = ['local', 'eager'] as const satisfies readonly HistorySet[];
 
 /** The names of one set's histories. */
 function historiesOf(set: HistorySet): string[] {
@@ -62,8 +67,8 @@ function historiesOf(set: HistorySet): string[] {
 /** Every recorded history, by file name without `.json`; the replay test checks the list. */
 export const recordedHistories: string[] = historySets.flatMap(historiesOf);
 
-/** Records one set: `v1` on a worker that runs steps as activities, `local` on one that runs them as local activities. */
-async function recordSet(set: HistorySet): Promise<void> {
+/** Records one set: `eager` on a worker that runs steps as activities, `local` on one that runs them as local activities. */
+async function recordSet(set: (typeof recordableSets)[number]): Promise<void> {
   const taskQueue = `record-${set}-${Date.now()}`;
   const worker = await createAgentWorker({
     agents: [...exampleAgents, ...parityAgents, ...recordedAgents],
@@ -191,12 +196,12 @@ async function recordSet(set: HistorySet): Promise<void> {
 async function main(): Promise<void> {
   const named = process.argv[process.argv.indexOf('--set') + 1];
   if (process.argv.includes('--set')) {
-    const set = historySets.find((each) => each === named);
-    if (!set) throw new Error(`--set takes ${historySets.join(' or ')}; got ${named ?? 'nothing'}.`);
+    const set = recordableSets.find((each) => each === named);
+    if (!set) throw new Error(`--set takes ${recordableSets.join(' or ')}; got ${named ?? 'nothing'}.`);
     await recordSet(set);
     return;
   }
-  for (const set of historySets) {
+  for (const set of recordableSets) {
     const flags = process.argv.slice(2);
     const child = spawnSync(process.execPath, [...process.execArgv, __filename, ...flags, '--set', set], {
       stdio: 'inherit',

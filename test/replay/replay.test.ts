@@ -7,7 +7,7 @@ import { recordedHistories } from './record-histories';
 const directory = join(__dirname, 'histories');
 const histories = readdirSync(directory).filter((file) => file.endsWith('.json'));
 
-describe('replaying the recorded histories: the v1 set (activities) and the local set (local activities)', () => {
+describe("replaying the recorded histories: the v1 set (activities on the agents' queues), the local set (local activities) and the eager set (activities on the workflow's queue)", () => {
   it('has one history of every feature, as the recorder lists them', () => {
     expect(histories).toEqual(recordedHistories.map((name) => `${name}.json`).sort());
   });
