@@ -24,11 +24,14 @@ interface Configuration {
 }
 
 /**
- * The CLI's dev server with eager activity dispatch off (its default) and on; with
+ * The CLI's dev server with eager activity dispatch off (the CLI's default) and on (the embedded server's); with
  * `CADRE_BENCH_CLUSTER=1`, also the project's PostgreSQL cluster (`npm run cluster`) both ways.
  */
 const configurations: Configuration[] = [
-  { server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch off', withServer: (body) => withBenchServer(body) },
+  {
+    server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch off',
+    withServer: (body) => withBenchServer(body, { 'system.enableActivityEagerExecution': false }),
+  },
   {
     server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch on',
     withServer: (body) => withBenchServer(body, { 'system.enableActivityEagerExecution': true }),

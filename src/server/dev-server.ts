@@ -38,9 +38,14 @@ export interface DevServerOptions {
 
 /**
  * What the embedded server always starts with: task queue fairness, so each tenant's runs get their
- * share of busy workers (priority needs nothing: it is on by default since server 1.28).
+ * share of busy workers (priority needs nothing: it is on by default since server 1.28), and eager
+ * activity dispatch, so a run's steps go to its worker in the workflow task's completion (a third
+ * of a step's cost on the dev server, see docs/benchmarks.md).
  */
-export const devServerDynamicConfig: Record<string, string | number | boolean> = { 'matching.enableFairness': true };
+export const devServerDynamicConfig: Record<string, string | number | boolean> = {
+  'matching.enableFairness': true,
+  'system.enableActivityEagerExecution': true,
+};
 
 /** A running (or external) Temporal server that Cadre's search attributes are registered on. */
 export interface DevServer {
