@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../src/agents/define-agent';
@@ -13,7 +13,7 @@ export const chunkBytes = 8 * 1024;
 export function historyAgent(steps: number) {
   return defineAgent({
     name: `history-${steps}`,
-    maxSteps: steps + 1,
+    stopWhen: stepCountIs(steps + 1),
     tools: {
       read_chunk: tool({
         description: 'Reads one chunk of a large document.',

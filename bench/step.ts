@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../src/agents/define-agent';
 import { AgentClient } from '../src/client/agent-client';
@@ -51,7 +51,7 @@ function stepAgent(name: string, latencyMs: number) {
   return defineAgent({
     name,
     streaming: false,
-    maxSteps: steps + 1,
+    stopWhen: stepCountIs(steps + 1),
     tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
     model: benchModel(name, async (prompt) => {
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));

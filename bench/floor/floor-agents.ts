@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -56,7 +56,7 @@ export const floorAgents = [
   defineAgent({
     name: 'floor-steps',
     streaming: false,
-    maxSteps: steps + 1,
+    stopWhen: stepCountIs(steps + 1),
     tools: { noop: tool({ description: 'Does nothing.', inputSchema: z.object({}), execute: async () => 'ok' }) },
     model: benchModel('steps', async (prompt) =>
       toolMessages(prompt) < steps ? [{ toolName: 'noop', input: {} }] : [],

@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 
@@ -25,7 +25,7 @@ export const assistant = defineAgent({
       }),
     }),
   },
-  maxSteps: 8,
+  stopWhen: stepCountIs(8),
 });
 
 function isTimeZone(zone: string): boolean {

@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import type { ScheduleContext } from '../../src/protocol/schedules';
@@ -50,5 +50,5 @@ export const digest = defineAgent({
     }),
   },
   toolApproval: { send_digest: { type: 'user-approval', reason: 'The digest goes out by email' } },
-  maxSteps: 6,
+  stopWhen: stepCountIs(6),
 });

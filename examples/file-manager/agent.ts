@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { cadreHome } from '../../src/server/paths';
@@ -105,7 +105,7 @@ export function createFileManager(workspace: string) {
           : { type: 'approved', reason: 'Small payment by an admin' };
       },
     },
-    maxSteps: 10,
+    stopWhen: stepCountIs(10),
   });
 }
 

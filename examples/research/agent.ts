@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 
@@ -33,7 +33,7 @@ export const archivist = defineAgent({
       execute: async ({ query }) => lookup(archive, query),
     }),
   },
-  maxSteps: 6,
+  stopWhen: stepCountIs(6),
 });
 
 /** Looks up figures: adoption and numbers. */
@@ -47,7 +47,7 @@ export const analyst = defineAgent({
       execute: async ({ topic }) => lookup(figures, topic),
     }),
   },
-  maxSteps: 6,
+  stopWhen: stepCountIs(6),
 });
 
 /**
@@ -71,7 +71,7 @@ export const leadResearcher = defineAgent({
       toModelOutput: ({ text, steps }) => `${text}\n(analyst used ${steps} steps)`,
     },
   },
-  maxSteps: 6,
+  stopWhen: stepCountIs(6),
 });
 
 /**
@@ -90,5 +90,5 @@ export const concierge = defineAgent({
       idleTimeout: '10 minutes',
     },
   },
-  maxSteps: 6,
+  stopWhen: stepCountIs(6),
 });

@@ -199,12 +199,6 @@ export interface AgentDefinition<
   onFailure?: OnFailure;
   /** With `onFailure: 'wait'`: longest a failure waits for a decision (Temporal duration); then the run fails with the original error. Default: forever. */
   attentionTimeout?: string;
-  /**
-   * Most model steps in one activation before it stops with `max-steps`: the workflow's hard cap.
-   * Default 20, or 1000 when `stopWhen` is set (then `stopWhen` decides and this is only a backstop).
-   * @deprecated Use `stopWhen: stepCountIs(n)`; `maxSteps` stays as the hard cap it always was.
-   */
-  maxSteps?: number;
   /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
   maxToolOutputChars?: number;
   /**

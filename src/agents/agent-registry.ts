@@ -142,7 +142,7 @@ export class AgentRegistry {
           },
         ]),
       ),
-      maxSteps: agent.maxSteps ?? (effective.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps),
+      maxSteps: effective.stopWhen ? defaults.maxStepsWithStopWhen : defaults.maxSteps,
       modelStepTimeout: stepTimeoutOf(agent) ?? agent.modelStepTimeout ?? defaults.modelStepTimeout,
       toolTimeout: agent.toolTimeout ?? defaults.toolTimeout,
       modelRetry: { ...defaults.modelRetry, ...agent.modelRetry },

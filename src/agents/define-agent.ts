@@ -82,9 +82,9 @@ export function defineAgent<TOOLS extends ToolSet, CALL_OPTIONS = never, OUTPUT 
       `Agent name '${definition.name}' is invalid. Use 1-64 letters, digits, '-' or '_', starting with a letter (for example 'researcher').`,
     );
   }
-  if (definition.maxSteps !== undefined && (!Number.isInteger(definition.maxSteps) || definition.maxSteps < 1)) {
+  if ('maxSteps' in definition) {
     throw new ConfigurationError(
-      `Agent '${definition.name}' has maxSteps ${String(definition.maxSteps)}. Use a whole number of at least 1.`,
+      `Agent '${definition.name}' sets maxSteps, which Cadre no longer takes. Use stopWhen: stepCountIs(${String((definition as { maxSteps?: unknown }).maxSteps)}) from 'ai', as the AI SDK does; without stopWhen an activation stops with 'max-steps' after 20 steps.`,
     );
   }
   if (

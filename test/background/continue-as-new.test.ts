@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
@@ -39,7 +39,7 @@ const agents = [
   defineAgent({
     name: 'juggler',
     tools: { note: tool({ description: 'Notes.', inputSchema: z.object({}), execute: async () => 'noted' }) },
-    maxSteps: 10,
+    stopWhen: stepCountIs(10),
     model: scriptedModel([
       {
         toolCalls: [

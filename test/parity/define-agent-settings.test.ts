@@ -33,11 +33,10 @@ describe('defineAgent with ToolLoopAgent settings', () => {
       [
         defineAgent({ name: 'plain', model: scriptedModel([]) }),
         defineAgent({ name: 'stopping', model: scriptedModel([]), stopWhen: stepCountIs(50) }),
-        defineAgent({ name: 'capped', model: scriptedModel([]), stopWhen: stepCountIs(50), maxSteps: 5 }),
       ],
       models,
     );
-    expect(['plain', 'stopping', 'capped'].map((name) => registry.spec(name).maxSteps)).toEqual([20, 1000, 5]);
+    expect(['plain', 'stopping'].map((name) => registry.spec(name).maxSteps)).toEqual([20, 1000]);
   });
 
   it('merges top-level call settings with modelSettings, which wins', () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { reactiveModel, scriptedModel } from '../../src/testing/scripted-model';
@@ -103,7 +103,7 @@ const juggler = defineAgent({
     job: { agent: 'recorded-gated-job', description: 'Wipes in the background.' },
     helper: { agent: 'recorded-helper', description: 'Helps on and off.', backgroundMode: 'continuable' },
   },
-  maxSteps: 8,
+  stopWhen: stepCountIs(8),
 });
 
 /** A background job the parent polls until it is done. */

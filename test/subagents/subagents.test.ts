@@ -20,6 +20,7 @@ const delegate = (toolName: string, task: string, toolCallId = `${toolName}-call
   toolCalls: [{ toolName, input: { task }, toolCallId }],
 });
 const reportBack = (options: LanguageModelV4CallOptions) => ({ text: `report: ${lastToolResult(options)}` });
+const searchAgain = { text: 'halfway there', toolCalls: [{ toolName: 'search', input: { q: 'x' } }] };
 
 let childModelsStarted = 0;
 const agents = [
@@ -94,8 +95,8 @@ const agents = [
   }),
   defineAgent({
     name: 'looper',
-    maxSteps: 1,
-    model: recorded('looper', { text: 'halfway there', toolCalls: [{ toolName: 'search', input: { q: 'x' } }] }),
+    // Searches at every step, so it runs into the workflow's cap of 20 steps.
+    model: recorded('looper', searchAgain, searchAgain),
     tools: {
       search: tool({ description: 'Searches.', inputSchema: z.object({ q: z.string() }), execute: async () => 'hits' }),
     },
@@ -211,7 +212,7 @@ describe('subagents as child workflows', () => {
     expect(loop?.output).toEqual({
       type: 'error-text',
       value:
-        'Error: max-steps\nThe subagent used all 1 of its steps without a final answer.\nPartial text: halfway there',
+        'Error: max-steps\nThe subagent used all 20 of its steps without a final answer.\nPartial text: halfway there',
     });
     expect(crash?.output.type).toBe('error-text');
     expect(crash?.output.value).toMatch(

@@ -16,9 +16,9 @@ describe('defineAgent', () => {
     );
   });
 
-  it('rejects a step limit below one', () => {
-    expect(() => defineAgent({ name: 'a', maxSteps: 0 })).toThrow(
-      "Agent 'a' has maxSteps 0. Use a whole number of at least 1.",
+  it('refuses maxSteps, which the AI SDK replaced with stopWhen, naming the stopWhen to write', () => {
+    expect(() => defineAgent({ name: 'a', maxSteps: 6 } as never)).toThrow(
+      "Agent 'a' sets maxSteps, which Cadre no longer takes. Use stopWhen: stepCountIs(6) from 'ai', as the AI SDK does; without stopWhen an activation stops with 'max-steps' after 20 steps.",
     );
   });
 

@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
@@ -37,14 +37,14 @@ const agents = [
     budget: { maxModelCalls: 100 },
     subagents: { work: { agent: 'budget-looper', description: 'Works.', budget: 0.04 } },
   }),
-  defineAgent({ name: 'budget-looper', model: looping('budget-looper'), tools: { tick }, maxSteps: 50 }),
+  defineAgent({ name: 'budget-looper', model: looping('budget-looper'), tools: { tick }, stopWhen: stepCountIs(50 )}),
   defineAgent({
     name: 'budget-fan',
     model: reactiveModel(fanOut(8), 'fan done'),
     budget: { maxModelCalls: 12 },
     subagents: { work: { agent: 'budget-parallel', description: 'Works.' } },
   }),
-  defineAgent({ name: 'budget-parallel', model: looping('budget-parallel', 50), tools: { tick }, maxSteps: 50 }),
+  defineAgent({ name: 'budget-parallel', model: looping('budget-parallel', 50), tools: { tick }, stopWhen: stepCountIs(50 )}),
 ];
 
 describe('budgets over a tree of agents', () => {
