@@ -1,13 +1,39 @@
 import { type CadreErrorType, isRetryableErrorType } from './protocol/error-types';
 
-/** Base class of errors Cadre raises outside workflows; `type` is one of the error catalogue's, stable and safe to match on. */
-export class CadreError extends Error {
+/** What a `CadreError` is about, where it knows: the run, the approval, the tool call, the agent. */
+export interface CadreErrorFields {
+  /** The run the error concerns (the workflow id). */
+  workflowId?: string;
+  /** The approval a decision was refused for. */
+  approvalId?: string;
+  /** The tool call a result was refused for. */
+  toolCallId?: string;
+  /** The agent the error concerns. */
+  agent?: string;
+}
+
+/**
+ * Base class of errors Cadre raises outside workflows; `type` is one of the error catalogue's,
+ * stable and safe to match on, and the fields name what it concerns, as the AI SDK's errors carry
+ * `toolCallId`.
+ */
+export class CadreError extends Error implements CadreErrorFields {
+  // Declared, not initialised: an error carries only the fields it was given.
+  declare readonly workflowId?: string;
+  declare readonly approvalId?: string;
+  declare readonly toolCallId?: string;
+  declare readonly agent?: string;
+
   constructor(
     readonly type: CadreErrorType,
     message: string,
+    fields: CadreErrorFields = {},
   ) {
     super(message);
     this.name = new.target.name;
+    for (const key of ['workflowId', 'approvalId', 'toolCallId', 'agent'] as const) {
+      if (fields[key] !== undefined) Object.defineProperty(this, key, { value: fields[key], enumerable: true });
+    }
   }
 
   /** True when trying the same thing again later may succeed (see the error catalogue). */

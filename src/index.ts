@@ -33,7 +33,7 @@ export type {
   McpToolApproval,
   McpTransportSettings,
 } from './agents/mcp-servers';
-export { CadreError, ConfigurationError } from './errors';
+export { CadreError, ConfigurationError, type CadreErrorFields } from './errors';
 export { idempotencyKeyOf } from './activities/idempotency-key';
 export type { DurableToolExecutionOptions } from './activities/idempotency-key';
 export type { AgentMemoryOptions, MemoryScopeArgs } from './memory/memory-options';

@@ -43,6 +43,7 @@ export async function decideAttention(
       'NothingNeedsAttention',
       `Nothing to ${action} in run ${rootWorkflowId}: ${what}` +
         (waiting.length > 0 ? ` (waiting: ${waiting.map((request) => request.attentionId).join(', ')}).` : '.'),
+      { workflowId: rootWorkflowId },
     );
   }
   return await Promise.all(
@@ -72,11 +73,13 @@ function attentionError(error: unknown, workflowId: string, attentionId: string)
     return new CadreError(
       isCadreErrorType(cause?.type) ? cause.type : 'AgentRunFailed',
       cause?.message ?? error.message,
+      { workflowId },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CadreError(
     'RunNotRunning',
     `The decision on '${attentionId}' did not reach run ${workflowId}: ${message}. Check that the run is still running (cadre status ${workflowId}).`,
+    { workflowId },
   );
 }

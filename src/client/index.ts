@@ -46,5 +46,5 @@ export {
 } from './temporal-connection';
 export { TemporalUnreachableError } from './temporal-unreachable';
 export { closableConnectionInterceptors, closableConnectionPlugin } from './closed-connection';
-export { CadreError, ConfigurationError } from '../errors';
+export { CadreError, ConfigurationError, type CadreErrorFields } from '../errors';
 export type { TranscriptOptions, TranscriptView } from './model-view';

@@ -30,7 +30,7 @@ export async function submitMessage(
   } catch (error) {
     const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
     if (cause instanceof ApplicationFailure && cause.type === 'MessageRejected') {
-      throw new CadreError('MessageRejected', cause.message);
+      throw new CadreError('MessageRejected', cause.message, { workflowId: handle.workflowId });
     }
     throw error;
   }

@@ -59,6 +59,7 @@ export async function startFork(
     throw new CadreError(
       'ForkPointNotFound',
       `Cannot fork ${workflowId}: its conversation has no messages in the store yet. Fork it once its first step has run.`,
+      { workflowId },
     );
   }
   const messages: ModelMessage[] = [];
@@ -74,6 +75,7 @@ export async function startFork(
     throw new CadreError(
       'InvalidAgentInput',
       `A task-mode fork of ${workflowId} needs a prompt to go on from. Pass { prompt }, or { mode: 'session' } and send messages.`,
+      { workflowId, agent },
     );
   }
   const forkId = options.workflowId ?? `${agent}-${randomUUID().slice(0, 8)}`;

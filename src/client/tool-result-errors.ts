@@ -8,11 +8,13 @@ import { isCadreErrorType } from '../protocol/error-types';
  * a run that has finished.
  */
 export async function toolResultError(error: unknown, handle: WorkflowHandle, toolCallId: string): Promise<CadreError> {
+  const fields = { workflowId: handle.workflowId, toolCallId };
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as (Error & { type?: string }) | undefined;
     return new CadreError(
       isCadreErrorType(cause?.type) ? cause.type : 'ToolResultNotApplied',
       cause?.message ?? error.message,
+      fields,
     );
   }
   const status = await handle
@@ -23,10 +25,12 @@ export async function toolResultError(error: unknown, handle: WorkflowHandle, to
     return new CadreError(
       'RunNotRunning',
       `The result of tool call '${toolCallId}' cannot be submitted: run ${handle.workflowId} is ${status.toLowerCase().replace(/_/g, ' ')}.`,
+      fields,
     );
   }
   return new CadreError(
     'ToolResultNotApplied',
     `The result of tool call '${toolCallId}' was not applied: ${error instanceof Error ? error.message : String(error)}`,
+    fields,
   );
 }

@@ -1,10 +1,10 @@
 /**
- * Every error type that crosses a process boundary: the `type` of a Temporal application failure
- * (a failed run, a refused update, a failed activity attempt) and of a `CadreError`. Clients in any
- * language match on these strings, so each is a contract: never renamed, never given a new meaning
- * (see docs/errors.md). `retryable` says whether trying the same thing again later may succeed.
+ * The error types a run answers with: the `type` of a Temporal application failure (a failed run,
+ * a refused update, a failed activity attempt). Any Temporal client, in any language, sees these,
+ * so each is a contract: never renamed, never given a new meaning (see docs/errors.md).
+ * `retryable` says whether trying the same thing again later may succeed.
  */
-export const errorCatalogue = {
+export const wireErrorCatalogue = {
   // Setup and input
   ConfigurationError: { retryable: false, meaning: 'A setup or definition problem that must be fixed first.' },
   InvalidCallOptions: { retryable: false, meaning: "Call options failed the agent's callOptionsSchema." },
@@ -12,15 +12,7 @@ export const errorCatalogue = {
     retryable: false,
     meaning: 'The run was started without what it needs (a task without a prompt).',
   },
-  PromptTooLarge: { retryable: false, meaning: 'A prompt or one of its parts is larger than the limits allow.' },
-  UnsupportedPrompt: { retryable: false, meaning: "A UIMessage prompt that is not the user's message." },
-  UnsupportedPromptPart: {
-    retryable: false,
-    meaning: 'A prompt part whose data cannot be sent (not base64, bytes or a URL).',
-  },
   NoWorkerForAgent: { retryable: false, meaning: "No worker polled the agent's task queue within a minute." },
-  ServerNotStarted: { retryable: false, meaning: 'The Temporal server Cadre started did not come up.' },
-  TemporalUnreachable: { retryable: true, meaning: 'Temporal could not be reached, or refused the credentials.' },
   // Runs
   AgentRunFailed: { retryable: false, meaning: 'The run failed for a reason without a type of its own.' },
   ModelStepFailed: { retryable: false, meaning: 'A model step failed through all its attempts, so the run failed.' },
@@ -39,13 +31,7 @@ export const errorCatalogue = {
     retryable: true,
     meaning: "One of the agent's functions (prepareStep, stopWhen, a hook) threw.",
   },
-  RunNotRunning: { retryable: false, meaning: 'The run has ended, so it takes no decision or result.' },
-  // Forks and messages sent mid-turn
-  ForkPointNotFound: { retryable: false, meaning: 'A fork point the conversation does not have.' },
-  ForkInsideToolCall: {
-    retryable: false,
-    meaning: 'A fork point inside a tool call that has no result yet.',
-  },
+  // Messages sent mid-turn
   MessageRejected: {
     retryable: true,
     meaning: "The run is in a turn and its agent's whileRunning is 'reject'.",
@@ -58,10 +44,6 @@ export const errorCatalogue = {
     meaning: 'The session is in the middle of a turn: it can move once the turn has ended.',
   },
   SessionEnding: { retryable: false, meaning: 'The session was asked to end: it closes on its build.' },
-  StoppedWatching: {
-    retryable: false,
-    meaning: 'The CLI stopped watching (Ctrl-C) while the run waits; the run goes on.',
-  },
   // Model providers and tools
   ProviderUnavailable: { retryable: true, meaning: 'The model provider is unavailable (429, 5xx, network).' },
   ProviderRequestRejected: {
@@ -82,14 +64,6 @@ export const errorCatalogue = {
   },
   ApprovalNotPending: { retryable: false, meaning: 'The request is not waiting for a decision.' },
   ApprovalNotVerified: { retryable: false, meaning: 'The signature or the presented input did not verify.' },
-  ApprovalNotApplied: {
-    retryable: true,
-    meaning: 'The decision did not reach the run (a connection or server error).',
-  },
-  TenantAtCapacity: {
-    retryable: true,
-    meaning: 'A new run of a tenant that has tenantLimits.maxActiveRuns runs running already.',
-  },
   // Failures that wait for a person (onFailure: 'wait')
   InvalidAttentionDecision: {
     retryable: false,
@@ -97,7 +71,6 @@ export const errorCatalogue = {
   },
   UnknownAttention: { retryable: false, meaning: 'No failure waits with this id in the run.' },
   AttentionNotWaiting: { retryable: false, meaning: 'The failure was decided before, or its wait was closed.' },
-  NothingNeedsAttention: { retryable: false, meaning: 'retry(), skip() or failRun() on a tree where nothing waits.' },
   // Client-side tool results
   InvalidToolResult: { retryable: false, meaning: 'A submission that is not a valid result (errorText not a string).' },
   UnknownToolCall: { retryable: false, meaning: 'No call to a client-side tool has this id in the run.' },
@@ -109,6 +82,53 @@ export const errorCatalogue = {
   },
   InvalidToolOutput: { retryable: false, meaning: "The output failed the tool's outputSchema or toModelOutput." },
   ToolResultNotRecorded: { retryable: true, meaning: 'The result could not be recorded in the store.' },
+  // Store encryption at rest
+  StoreKeyMissing: { retryable: true, meaning: 'A stored value is encrypted with a key this process does not have.' },
+  StoreValueNotEncrypted: { retryable: false, meaning: 'A stored value is in clear where payload keys are set.' },
+  StoreDecryptionFailed: { retryable: false, meaning: 'A stored value failed authentication under its key.' },
+} as const satisfies Record<string, { retryable: boolean; meaning: string }>;
+
+/**
+ * The error types only Cadre's TypeScript library raises, in your process: its client, CLI, chat
+ * and codec servers check and refuse these before anything reaches a run (the chat endpoint sends
+ * the type in its error body). Matched on as `CadreError.type`, stable as the wire types are.
+ */
+export const localErrorCatalogue = {
+  // Setup and input
+  PromptTooLarge: { retryable: false, meaning: 'A prompt or one of its parts is larger than the limits allow.' },
+  UnsupportedPrompt: { retryable: false, meaning: "A UIMessage prompt that is not the user's message." },
+  UnsupportedPromptPart: {
+    retryable: false,
+    meaning: 'A prompt part whose data cannot be sent (not base64, bytes or a URL).',
+  },
+  ServerNotStarted: { retryable: false, meaning: 'The Temporal server Cadre started did not come up.' },
+  TemporalUnreachable: { retryable: true, meaning: 'Temporal could not be reached, or refused the credentials.' },
+  // Runs
+  RunNotRunning: { retryable: false, meaning: 'The run has ended, so it takes no decision or result.' },
+  // Forks
+  ForkPointNotFound: { retryable: false, meaning: 'A fork point the conversation does not have.' },
+  ForkInsideToolCall: {
+    retryable: false,
+    meaning: 'A fork point inside a tool call that has no result yet.',
+  },
+  // The CLI
+  StoppedWatching: {
+    retryable: false,
+    meaning: 'The CLI stopped watching (Ctrl-C) while the run waits; the run goes on.',
+  },
+  // Approvals
+  ApprovalNotApplied: {
+    retryable: true,
+    meaning: 'The decision did not reach the run (a connection or server error).',
+  },
+  // Tenants
+  TenantAtCapacity: {
+    retryable: true,
+    meaning: 'A new run of a tenant that has tenantLimits.maxActiveRuns runs running already.',
+  },
+  // Failures that wait for a person (onFailure: 'wait')
+  NothingNeedsAttention: { retryable: false, meaning: 'retry(), skip() or failRun() on a tree where nothing waits.' },
+  // Client-side tool results
   ToolResultNotApplied: {
     retryable: true,
     meaning: 'The result did not reach the run (a connection or server error).',
@@ -117,11 +137,10 @@ export const errorCatalogue = {
   PayloadKeyMissing: { retryable: true, meaning: 'A payload is encrypted with a key this process does not have.' },
   PayloadNotEncrypted: { retryable: false, meaning: 'A payload arrived unencrypted where payload keys are set.' },
   PayloadDecryptionFailed: { retryable: false, meaning: 'A payload failed authentication under its key.' },
-  // Store encryption at rest
-  StoreKeyMissing: { retryable: true, meaning: 'A stored value is encrypted with a key this process does not have.' },
-  StoreValueNotEncrypted: { retryable: false, meaning: 'A stored value is in clear where payload keys are set.' },
-  StoreDecryptionFailed: { retryable: false, meaning: 'A stored value failed authentication under its key.' },
 } as const satisfies Record<string, { retryable: boolean; meaning: string }>;
+
+/** Every error type of Cadre: the run's (wire) types, then the local ones, in the order docs/errors.md lists them. */
+export const errorCatalogue = { ...wireErrorCatalogue, ...localErrorCatalogue };
 
 /** One of Cadre's error types. */
 export type CadreErrorType = keyof typeof errorCatalogue;

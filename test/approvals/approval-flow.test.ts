@@ -184,9 +184,12 @@ describe('tool approvals on a real Temporal server', () => {
   it('rejects unknown, duplicate and late decisions with errors that say why', async () => {
     const handle = await env.client.start('asker-one', { prompt: 'clean up' });
     await waitFor(async () => (await handle.pendingApprovals()).length === 1, 'approval request');
-    await expect(handle.approve('approval-9-9', { by: 'alice' })).rejects.toThrow(
-      "Unknown approval id 'approval-9-9'. Pending approvals: approval-1-1.",
-    );
+    await expect(handle.approve('approval-9-9', { by: 'alice' })).rejects.toMatchObject({
+      type: 'UnknownApproval',
+      message: "Unknown approval id 'approval-9-9'. Pending approvals: approval-1-1.",
+      workflowId: handle.workflowId,
+      approvalId: 'approval-9-9',
+    });
     await env.client.client.workflow
       .getHandle(handle.workflowId)
       .signal('decideApproval', { approvalId: 'nope', approved: true });

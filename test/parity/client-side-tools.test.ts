@@ -116,6 +116,8 @@ describe('client-side tools (tools without execute)', () => {
       message:
         `Unknown tool call id 'no-such-call': no call to a client-side tool of run ${handle.workflowId} waits for it. ` +
         `Calls waiting for a result: ${toolCallId} (getLocation).`,
+      workflowId: handle.workflowId,
+      toolCallId: 'no-such-call',
     });
     await handle.submitToolResult(toolCallId, { city: 'Paris' }, { by: 'alice' });
     await waitFor(async () => (await handle.status()).status === 'idle', 'the session to answer and go idle');

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCatalogue, isRetryableErrorType } from '../../src/protocol/error-types';
+import {
+  errorCatalogue,
+  isRetryableErrorType,
+  localErrorCatalogue,
+  wireErrorCatalogue,
+} from '../../src/protocol/error-types';
 import { CadreError } from '../../src/errors';
 import { StoreUnavailableError } from '../../src/store/store-errors';
 
@@ -34,6 +39,19 @@ describe('the error catalogue', () => {
     );
     expect(created.length).toBeGreaterThan(20);
     expect(created.filter((type) => !Object.hasOwn(errorCatalogue, type ?? ''))).toEqual([]);
+  });
+
+  it('lists every type once, as a type a run answers with or as one raised in the process', () => {
+    const wire = Object.keys(wireErrorCatalogue);
+    const local = Object.keys(localErrorCatalogue);
+    expect(wire.filter((type) => local.includes(type))).toEqual([]);
+    expect(Object.keys(errorCatalogue)).toEqual([...wire, ...local]);
+  });
+
+  it('carries the run, approval, tool call and agent it concerns, and no field it was not given', () => {
+    const error = new CadreError('UnknownApproval', 'Unknown approval id', { workflowId: 'run-1', approvalId: 'a-1' });
+    expect(error).toMatchObject({ type: 'UnknownApproval', workflowId: 'run-1', approvalId: 'a-1' });
+    expect(Object.keys(error)).toEqual(['type', 'name', 'workflowId', 'approvalId']);
   });
 
   it('says whether a CadreError may succeed when tried again', () => {
