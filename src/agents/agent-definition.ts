@@ -25,9 +25,25 @@ import type { WhileRunning } from '../protocol/while-running';
 
 /** Retry settings for the model-step activity (Temporal durations such as `'1s'` or `'30 minutes'`). */
 export interface ModelRetrySettings {
+  /**
+   * Wait before the first retry.
+   * @default `'1 second'`
+   */
   initialInterval?: string;
+  /**
+   * Each wait is the previous one times this.
+   * @default 2
+   */
   backoffCoefficient?: number;
+  /**
+   * Longest wait between two attempts.
+   * @default `'2 minutes'`
+   */
   maximumInterval?: string;
+  /**
+   * Attempts in all, the first included (429, 5xx and network errors are retried; other 4xx fail at once).
+   * @default 8
+   */
   maximumAttempts?: number;
 }
 
@@ -37,28 +53,37 @@ export interface ModelRetrySettings {
  * idempotency key. `atMostOnce` makes one at-most-once.
  */
 export interface ToolExecutionSettings {
-  /** Retries after a lost worker or a timeout (a thrown error is a result, never retried). Default 3 attempts, 1 s then doubling. */
+  /**
+   * Retries after a lost worker or a timeout (a thrown error is a result, never retried).
+   * @default 3 attempts, 1 s then doubling
+   */
   retry?: ModelRetrySettings;
-  /** Longest one attempt may take. Default: the agent's `toolTimeout`. */
+  /**
+   * Longest one attempt may take.
+   * @default the agent's `toolTimeout`
+   */
   timeout?: string;
   /**
-   * A worker that stops heartbeating this long is taken for dead and the call retried. Default
-   * `'4 seconds'`. For a tool run as an activity, and for a local one after its hand-off.
+   * A worker that stops heartbeating this long is taken for dead and the call retried. For a tool
+   * run as an activity, and for a local one after its hand-off.
+   * @default `'4 seconds'`
    */
   heartbeatTimeout?: string;
   /**
    * Runs the tool as its own Temporal activity on the agent's task queue, heartbeating, instead of
    * a local activity in the workflow's worker. For a tool that nearly always takes longer than the
    * hand-off window (a build, a download): it skips the local attempt, and a crash is found within
-   * `heartbeatTimeout` rather than the workflow task's timeout. Default false.
+   * `heartbeatTimeout` rather than the workflow task's timeout.
+   * @default false
    */
   longRunning?: boolean;
   /**
    * The tool's `execute` starts at most once per call, for effects no idempotency key can guard (a
    * payment through a provider without one, an email, a shell command). Cadre records that the call
    * started before it calls `execute`; a call whose worker was lost, or that timed out, is not run
-   * again: the model gets an error result saying the call was interrupted and its effect is unknown.
-   * Default false (at least once).
+   * again: the model gets an error result saying the call was interrupted and its effect is
+   * unknown.
+   * @default false (at least once)
    */
   atMostOnce?: boolean;
 }
@@ -68,6 +93,7 @@ export interface ToolExecutionSettings {
  * `maxOutputTokens`, `topP`, `seed`, ...) and `providerOptions`. JSON only: a parent records them in history.
  */
 export interface ModelCallSettings extends LanguageModelCallOptions {
+  /** Options for the provider by provider name (`{ openai: { reasoningEffort: 'low' } }`), as the AI SDK takes them. */
   providerOptions?: SharedV4ProviderOptions;
 }
 
@@ -97,11 +123,17 @@ export interface AgentCallSettings<TOOLS extends ToolSet = ToolSet> extends Mode
   model?: string | LanguageModel;
   /** A subset of the agent's tools or new tool objects under its tool names; each tool call runs `prepareCall` again to find its tool. */
   tools?: Partial<TOOLS>;
+  /** Only these tools (and subagents) are offered to the model in this run; the step cap follows from it (recorded). */
   activeTools?: ReadonlyArray<keyof TOOLS & string>;
+  /** When the run's activations stop after a step with tool calls, as the agent's `stopWhen`. */
   stopWhen?: StopCondition<TOOLS, RuntimeContext> | Array<StopCondition<TOOLS, RuntimeContext>>;
+  /** The AI SDK's tool choice for this run's steps. */
   toolChoice?: ToolChoice<TOOLS>;
+  /** The run's instructions: a string, or system messages. */
   instructions?: Instructions;
+  /** Which of this run's tool calls wait for a person, as the agent's `toolApproval`. */
   toolApproval?: ToolApprovalConfiguration<TOOLS, RuntimeContext>;
+  /** The run's call settings, grouped; where both set one, `modelSettings` wins. */
   modelSettings?: ModelCallSettings;
 }
 
@@ -123,6 +155,7 @@ export interface AgentDefinition<
 > extends ModelCallSettings {
   /** Registry name; also the prefix of the agent's workflow ids. Letters, digits, `-` and `_`. */
   name: string;
+  /** What the agent does, in a sentence, for people reading its definition; the model never sees it. */
   description?: string;
   /** A route such as `openai:gpt-5-mini` resolved by the worker's model registry, or a model instance. */
   model?: string | LanguageModel;
@@ -141,7 +174,10 @@ export interface AgentDefinition<
   prepareStep?: PrepareStepFunction<NoInfer<TOOLS>, RuntimeContext>;
   /** Only these tools (and subagents) are offered to the model; the others stay defined. */
   activeTools?: ReadonlyArray<keyof NoInfer<TOOLS> & string>;
-  /** The AI SDK's tool choice: `'auto'` (default), `'none'`, `'required'` or `{ type: 'tool', toolName }`. */
+  /**
+   * The AI SDK's tool choice: `'auto'` (default), `'none'`, `'required'` or `{ type: 'tool', toolName }`.
+   * @default `'auto'`
+   */
   toolChoice?: ToolChoice<NoInfer<TOOLS>>;
   /** Structured output (`Output.object({ schema })` and friends): the run result carries the parsed `output`. */
   output?: OUTPUT;
@@ -188,36 +224,57 @@ export interface AgentDefinition<
   prepareCall?: (
     args: PrepareCallArgs<TOOLS, CALL_OPTIONS>,
   ) => AgentCallSettings<TOOLS> | Promise<AgentCallSettings<TOOLS>>;
-  /** How long a user-approval may wait before it counts as a denial (Temporal duration, e.g. `'24h'`). Default: forever. */
+  /**
+   * How long a user-approval may wait before it counts as a denial (Temporal duration, e.g.
+   * `'24h'`).
+   * @default forever
+   */
   approvalTimeout?: string;
   /**
    * What happens when a model step or a tool call fails through its retries, or with an error no
    * retry fixes (HTTP 401, 403): `fail` (default) fails the run (a tool's failure is an error result
    * the model reads); `wait` holds the run in `needs-attention` until a person retries, skips (a
    * tool call) or fails it (`handle.retry()`, `cadre retry`). See docs/agents.md.
+   * @default `'fail'`
    */
   onFailure?: OnFailure;
-  /** With `onFailure: 'wait'`: longest a failure waits for a decision (Temporal duration); then the run fails with the original error. Default: forever. */
+  /**
+   * With `onFailure: 'wait'`: longest a failure waits for a decision (Temporal duration); then the
+   * run fails with the original error.
+   * @default forever
+   */
   attentionTimeout?: string;
-  /** Tool outputs longer than this many characters are cut for the model, with a visible marker. Default 16000. */
+  /**
+   * Tool outputs longer than this many characters are cut for the model, with a visible marker.
+   * @default 16000
+   */
   maxToolOutputChars?: number;
   /**
-   * Largest tool output in bytes, for every kind (text, JSON, content parts, media). Text is cut with
-   * a marker, a media part that does not fit is replaced by a marker, and an output that is only
-   * such binary data becomes an error result naming this limit. Default 1,048,576 (1 MiB).
+   * Largest tool output in bytes, for every kind (text, JSON, content parts, media). Text is cut
+   * with a marker, a media part that does not fit is replaced by a marker, and an output that is
+   * only such binary data becomes an error result naming this limit.
+   * @default 1,048,576 (1 MiB)
    */
   maxToolOutputBytes?: number;
   /** The same settings as the top-level ones, grouped; where both set one, `modelSettings` wins. */
   modelSettings?: ModelCallSettings;
   /**
-   * Stream each model step (default true): the text shows in `handle.stream()` as it is generated.
-   * Set false for models that only implement `doGenerate`.
+   * Stream each model step: the text shows in `handle.stream()` as it is generated. Set false for
+   * models that only implement `doGenerate`.
+   * @default true
    */
   streaming?: boolean;
+  /** Retries of a model step that failed with a provider error worth retrying (429, 5xx, network). */
   modelRetry?: ModelRetrySettings;
-  /** Longest a single model step may take (Temporal duration). Default `'10 minutes'`. */
+  /**
+   * Longest a single model step may take (Temporal duration).
+   * @default `'10 minutes'`
+   */
   modelStepTimeout?: string;
-  /** Longest a single tool call may take (Temporal duration). Default `'10 minutes'`. */
+  /**
+   * Longest a single tool call may take (Temporal duration).
+   * @default `'10 minutes'`
+   */
   toolTimeout?: string;
   /** Per tool: its retry policy, timeout and heartbeat timeout, over the defaults. */
   toolOptions?: Partial<Record<keyof TOOLS & string, ToolExecutionSettings>>;
@@ -235,12 +292,14 @@ export interface AgentDefinition<
   /**
    * How a task-mode run ends while background jobs or continuable subagents still work: `wait`
    * (default) for them to settle (their notices may start more steps), or `cancel` them.
+   * @default `'wait'`
    */
   backgroundOnFinish?: 'wait' | 'cancel';
   /**
    * What a session does with a message sent while a turn runs: `steer` (default) joins the turn at
    * its next model step, `queue` waits for the next turn, `interrupt` stops the turn and starts
    * a new one, `reject` makes `send()` fail with `MessageRejected`. Task runs always steer.
+   * @default `'steer'`
    */
   whileRunning?: WhileRunning;
 }

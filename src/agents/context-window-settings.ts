@@ -10,11 +10,20 @@ import type { ContextWindowStrategy } from '../protocol/context-window';
 export interface ContextWindowSettings {
   /** Largest prompt, in estimated tokens, a model step may send (instructions and messages; tool definitions not counted). */
   maxTokens: number;
-  /** `summarize` (default): a model call replaces older messages with a summary. `drop-oldest`: they are left out. */
+  /**
+   * `summarize` (default): a model call replaces older messages with a summary. `drop-oldest`: they are left out.
+   * @default `'summarize'`
+   */
   strategy?: ContextWindowStrategy;
-  /** The model that writes summaries: a route of the worker's model registry or a model instance. Default: the agent's model. */
+  /**
+   * The model that writes summaries: a route of the worker's model registry or a model instance.
+   * @default the agent's model
+   */
   model?: string | LanguageModel;
-  /** Longest summary, in tokens (the summary call's `maxOutputTokens`). Default: a quarter of `maxTokens`, at most 1,000. */
+  /**
+   * Longest summary, in tokens (the summary call's `maxOutputTokens`).
+   * @default a quarter of `maxTokens`, at most 1,000
+   */
   summaryMaxTokens?: number;
 }
 

@@ -4,22 +4,35 @@ import { ConfigurationError } from '../errors';
 
 /** A local MCP server the worker starts as a child process and talks to over stdin/stdout. */
 export interface McpStdioTransportSettings {
+  /** A server the worker starts as a child process. */
   type: 'stdio';
+  /** The program to run (`npx`, `node`, a path). */
   command: string;
+  /** Its arguments. */
   args?: string[];
   /** The server's environment: these variables plus `HOME`, `PATH`, `SHELL`, `TERM`, `USER` and `LOGNAME` of the worker. */
   env?: Record<string, string>;
+  /** The folder it runs in; the worker's when left out. */
   cwd?: string;
-  /** Where the server's stderr goes. Default `'inherit'` (the worker's stderr). */
+  /**
+   * Where the server's stderr goes.
+   * @default `'inherit'` (the worker's stderr)
+   */
   stderr?: 'inherit' | 'ignore' | 'pipe';
 }
 
 /** A remote MCP server over Streamable HTTP (`'http'`) or the older HTTP with server-sent events (`'sse'`). */
 export interface McpHttpTransportSettings {
+  /** `'http'` for Streamable HTTP, `'sse'` for the older HTTP with server-sent events. */
   type: 'http' | 'sse';
+  /** The server's endpoint. */
   url: string;
+  /** Sent with every request (`Authorization`, API keys); never shown in error messages. */
   headers?: Record<string, string>;
-  /** Whether HTTP redirects are followed. Default `'error'`, as in the AI SDK. */
+  /**
+   * Whether HTTP redirects are followed.
+   * @default `'error'`, as in the AI SDK
+   */
   redirect?: 'follow' | 'error';
 }
 
@@ -36,7 +49,9 @@ export interface McpApprovalOptions {
   toolName: string;
   /** The server's name in `mcpServers`. */
   server: string;
+  /** The call's id, as the model gave it. */
   toolCallId: string;
+  /** The conversation so far, as the model saw it. */
   messages: ModelMessage[];
 }
 
@@ -49,10 +64,14 @@ export type McpToolApproval =
 
 /** One entry of an agent's `mcpServers`. Lives on the worker: none of it reaches workflow input or history. */
 export interface McpServerDefinition {
+  /** How to reach the server: a stdio process, an HTTP endpoint, or a function that makes an AI SDK MCP transport. */
   transport: McpTransportSettings;
   /** Approval for the server's tools; the agent's `toolApproval` entries (by the name the model sees) take precedence. */
   needsApproval?: McpToolApproval;
-  /** Longest the worker waits for the server to start and answer its handshake. Default 30,000 ms. */
+  /**
+   * Longest the worker waits for the server to start and answer its handshake.
+   * @default 30,000 ms
+   */
   connectTimeoutMs?: number;
 }
 

@@ -12,7 +12,9 @@ export type ModelFactory = (modelId: string) => LanguageModel;
 
 /** Options of a model registry; `models` maps whole routes to ready instances (tests, custom models). */
 export interface ModelRegistryOptions {
+  /** Model factories by provider name: a route `name:model-id` calls `providers[name]('model-id')`. */
   providers?: Record<string, ModelFactory>;
+  /** Ready model instances by whole route (`'test:echo'`), found before any provider. */
   models?: Record<string, LanguageModel>;
   /** Route used by agents that name no model. */
   defaultRoute?: string;

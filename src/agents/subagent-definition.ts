@@ -22,29 +22,46 @@ export interface SubagentDefinition {
   description: string;
   /** Instructions added to the child's own (its role for this parent). */
   persona?: string;
-  /** Names of the child's tools it may use; the others are hidden and refused. Default: all. */
+  /**
+   * Names of the child's tools it may use; the others are hidden and refused.
+   * @default all
+   */
   toolFilter?: string[];
   /** Model route of the child, instead of its own (e.g. `'anthropic:claude-haiku-4-5'`). */
   model?: string;
+  /** Call settings of the child, over its own (`temperature`, `maxOutputTokens`, `providerOptions`, ...). */
   modelSettings?: ModelCallSettings;
-  /** Deepest level this delegation may reach (the root is 0). Default: the worker's `maxDepth` (1); 0 forbids it. */
+  /**
+   * Deepest level this delegation may reach (the root is 0).
+   * @default the worker's `maxDepth` (1); 0 forbids it
+   */
   maxDepth?: number;
   /**
    * This subagent's share of its parent's budget: limits of its own, or a fraction (0.25) of each of
    * the parent's limits. The child's tree stops at its share; the parent's budget still applies.
    */
   budget?: AgentBudget | number;
-  /** `fresh` (default): the child sees only the task. `fork`: it also sees this conversation before the current turn. */
+  /**
+   * `fresh` (default): the child sees only the task. `fork`: it also sees this conversation before the current turn.
+   * @default `'fresh'`
+   */
   context?: 'fresh' | 'fork';
-  /** Offer `run_in_background` (default true); when false, a forced background call is refused. */
+  /**
+   * Offer `run_in_background`; when false, a forced background call is refused.
+   * @default true
+   */
   enableRunInBackground?: boolean;
   /**
    * `one-shot` (default): waits, or with `run_in_background: true` starts a job collected with
    * `job_output`. `continuable`: starts a long-lived child in the background by default; it takes
    * more work through `send_message` and reports each finished activation to the parent.
+   * @default `'one-shot'`
    */
   backgroundMode?: 'one-shot' | 'continuable';
-  /** An idle continuable child closes after this long without messages (Temporal duration). Default `'1 hour'`. */
+  /**
+   * An idle continuable child closes after this long without messages (Temporal duration).
+   * @default `'1 hour'`
+   */
   idleTimeout?: string;
   /** Lets the model pick the child's model among these routes (`provider:model`), listed by `list_subagent_models`. */
   modelSelection?: { routes: string[] };

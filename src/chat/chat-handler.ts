@@ -23,6 +23,7 @@ export interface ChatUser {
 
 /** Settings of `createChatHandler`. */
 export interface ChatHandlerOptions {
+  /** The client that starts and reads the chats' runs. */
   client: AgentClient;
   /** Agents a chat may start (the body's `agent`); the first is the default. */
   agents: string[];
@@ -31,15 +32,30 @@ export interface ChatHandlerOptions {
    * every request is the user `chat-user`: only for a page on your own machine.
    */
   authorize?: (request: Request) => ChatUser | Response | Promise<ChatUser | Response>;
-  /** Where the endpoints live. Default `/api/chat`. */
+  /**
+   * Where the endpoints live.
+   * @default `/api/chat`
+   */
   basePath?: string;
-  /** The session workflow id of a chat; default the chat id itself. Scope it by user to keep chats apart. */
+  /**
+   * The session workflow id of a chat. Scope it by user to keep chats apart.
+   * @default the chat id itself
+   */
   workflowId?: (chatId: string, user: ChatUser) => string;
-  /** Largest POST body. Default 1 MB. */
+  /**
+   * Largest POST body.
+   * @default 1 MB
+   */
   maxBodyBytes?: number;
-  /** A response ends after this long even if the run goes on (the page resumes it). Default 10 minutes. */
+  /**
+   * A response ends after this long even if the run goes on (the page resumes it).
+   * @default 10 minutes
+   */
   streamTimeoutMs?: number;
-  /** Set Cadre's search attributes on new sessions. Default true. */
+  /**
+   * Set Cadre's search attributes on new sessions.
+   * @default true
+   */
   searchAttributes?: boolean;
 }
 

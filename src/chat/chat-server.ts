@@ -8,11 +8,20 @@ import { buildChatPage } from './page-build';
 
 /** Settings of `startChatServer`: the handler's, plus where to listen and which page to serve. */
 export interface ChatServerOptions extends ChatHandlerOptions {
-  /** Default 3100 (`CADRE_CHAT_PORT`); 0 picks a free port. */
+  /**
+   * The port to listen on; 0 picks a free port.
+   * @default 3100 (`CADRE_CHAT_PORT`)
+   */
   port?: number;
-  /** Default 127.0.0.1: the page has no login unless `authorize` is given. */
+  /**
+   * The address to listen on: the page has no login unless `authorize` is given.
+   * @default 127.0.0.1
+   */
   host?: string;
-  /** A built page to serve; default: build `web/chat-ui` (once per change of its sources). */
+  /**
+   * A built page to serve.
+   * @default build `web/chat-ui` (once per change of its sources)
+   */
   pageDir?: string;
   /** An MCP server to serve beside the page, at `/mcp` (see `createMcpServer` in `cadre/mcp`). */
   mcp?: CadreMcpServer;

@@ -38,23 +38,39 @@ import type { AgentWorker } from '../worker/create-agent-worker';
 
 /** Options of `AgentClient.connect`. */
 export interface AgentClientOptions {
-  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`. */
+  /**
+   * Temporal frontend address.
+   * @default `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`
+   */
   address?: string;
+  /**
+   * The Temporal namespace.
+   * @default `TEMPORAL_NAMESPACE`, the Temporal config profile, or `default`
+   */
   namespace?: string;
-  /** Task queue the workers poll; defaults to `CADRE_TASK_QUEUE`, else `cadre`. */
+  /**
+   * Task queue the workers poll.
+   * @default `CADRE_TASK_QUEUE`, else `cadre`
+   */
   taskQueue?: string;
-  /** Set Cadre's search attributes on new runs (the server must have them registered). Default true. */
+  /**
+   * Set Cadre's search attributes on new runs (the server must have them registered).
+   * @default true
+   */
   searchAttributes?: boolean;
-  /** Web UI address used for `AgentHandle.uiUrl()`; defaults to `CADRE_UI_URL`. */
+  /**
+   * Web UI address used for `AgentHandle.uiUrl()`.
+   * @default `CADRE_UI_URL`
+   */
   uiUrl?: string;
   /**
    * The conversation store transcripts and event logs are read from: an open store or a URL.
-   * Defaults to `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`; opened on first use.
+   * @default `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`; opened on first use
    */
   store?: ConversationStore | string;
   /**
-   * How payloads are encoded; defaults to `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is
-   * set, else Temporal's default. It must match the workers' (see docs/encryption.md).
+   * How payloads are encoded. It must match the workers' (see docs/encryption.md).
+   * @default `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is set, else Temporal's default
    */
   dataConverter?: DataConverter;
   /** Prices per model route for `handle.usage()` costs; without them a run's agent's `pricing` is used. */
@@ -105,10 +121,17 @@ export type CallOptionsOfAgent<AGENT> = InferAgentCallOptions<AGENT>;
 export interface StartAgentOptions<CALL_OPTIONS = unknown> {
   /** The first user message: text, or the AI SDK's user content (text, image and file parts; see `AgentPrompt`). */
   prompt?: AgentPrompt;
-  /** Default `task` when a prompt is given, else `session`. */
+  /**
+   * `task` answers the prompt and ends; `session` waits for messages until it is ended.
+   * @default `task` when a prompt is given, else `session`
+   */
   mode?: AgentMode;
-  /** Workflow id; default `<agent>-<random>`. */
+  /**
+   * Workflow id.
+   * @default `<agent>-<random>`
+   */
   workflowId?: string;
+  /** Continue as new after this many model steps in one run, besides when Temporal suggests it (tests use it). */
   continueAsNewEverySteps?: number;
   /** Per-request options for the agent's `prepareCall`, checked against its `callOptionsSchema`. */
   callOptions?: CALL_OPTIONS;
@@ -116,7 +139,10 @@ export interface StartAgentOptions<CALL_OPTIONS = unknown> {
   runtimeContext?: Record<string, unknown>;
   /** The run's tenant, over the client's `tenant` function: an id, or `{ id, weight }`. */
   tenant?: string | RunTenant;
-  /** How soon its tasks go when workers are busy; default `high` for a session, `normal` for a task run. */
+  /**
+   * How soon its tasks go when workers are busy.
+   * @default `high` for a session, `normal` for a task run
+   */
   priority?: RunPriority | number;
 }
 

@@ -7,12 +7,19 @@ import { queryTree, unknownQuery } from './agent-tree';
 
 /** Which failure to decide, who decides, and why. */
 export interface AttentionDecisionOptions {
-  /** The failure to decide (`attention-3-1`); default: every failure of the right kind waiting in the tree. */
+  /**
+   * The failure to decide (`attention-3-1`).
+   * @default every failure of the right kind waiting in the tree
+   */
   attentionId?: string;
   /** Who decided: recorded, and named to the model when a tool call is skipped. */
   by?: string;
+  /** Why: recorded with the decision, and named to the model when a tool call is skipped. */
   reason?: string;
-  /** The request's signature; default: the one `needsAttention()` lists (required when workers sign). */
+  /**
+   * The request's signature.
+   * @default the one `needsAttention()` lists (required when workers sign)
+   */
   signature?: string;
 }
 

@@ -7,11 +7,21 @@ export type TranscriptView = 'full' | 'model';
 
 /** Options of `AgentHandle.transcript`. */
 export interface TranscriptOptions {
-  /** First message index of the page (in the chosen view). Default 0. */
+  /**
+   * First message index of the page (in the chosen view).
+   * @default 0
+   */
   from?: number;
-  /** Largest page in bytes of JSON (at least one message). Default 1 MB. */
+  /**
+   * Largest page in bytes of JSON (at least one message).
+   * @default 1 MB
+   */
   maxBytes?: number;
-  /** `full` (default): the stored conversation, every message. `model`: the view after the latest context compaction. */
+  /**
+   * `full`: the stored conversation, every message. `model`: the view after the latest context
+   * compaction.
+   * @default `'full'`
+   */
   view?: TranscriptView;
 }
 

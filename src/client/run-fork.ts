@@ -21,15 +21,30 @@ export interface ForkOptions {
   at: ForkAt;
   /** The new run's first message after the kept prefix; a task-mode fork needs one. */
   prompt?: AgentPrompt;
-  /** Agent of the new run; default the original's. */
+  /**
+   * Agent of the new run.
+   * @default the original's
+   */
   agent?: string;
-  /** Model route of the new run (as `provider:model`); default the agent's. */
+  /**
+   * Model route of the new run (as `provider:model`).
+   * @default the agent's
+   */
   model?: string;
-  /** Call options of the new run; default the original's. */
+  /**
+   * Call options of the new run.
+   * @default the original's
+   */
   callOptions?: unknown;
-  /** Default the original's mode. */
+  /**
+   * The new run's mode: `task` answers `prompt` and ends, `session` waits for messages.
+   * @default the original's mode
+   */
   mode?: AgentMode;
-  /** Workflow id of the new run; default `<agent>-<random>`. */
+  /**
+   * Workflow id of the new run.
+   * @default `<agent>-<random>`
+   */
   workflowId?: string;
 }
 

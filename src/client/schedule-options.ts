@@ -40,10 +40,11 @@ export interface AgentScheduleOptions<CALL_OPTIONS = unknown> {
   runtimeContext?: Record<string, unknown>;
   /** The tenant its runs serve, over the client's `tenant` function: an id, or `{ id, weight }`. */
   tenant?: string | RunTenant;
+  /** When runs are due: `cron` expressions or `every` intervals, with a time zone. */
   spec: AgentScheduleSpec;
   /**
-   * What happens when a run is due while the last one still runs. Default `skip`: the due run is
-   * dropped, so a run that waits for an approval holds the next ones back until it ends.
+   * What happens when a run is due while the last one still runs.
+   * @default `skip`: the due run is dropped, so a run that waits for an approval holds the next ones back until it ends
    */
   overlap?: ScheduleOverlap;
   /** How late a missed run (server down) may still start. Temporal's default is one year. */

@@ -8,11 +8,20 @@ import { type DeploymentBuild, pinRun, type RunVersioning, runVersioning, target
 export interface MoveSessionsOptions {
   /** The Worker Deployment whose sessions move. */
   deployment: string;
-  /** The build to move them to; default: the deployment's current build. */
+  /**
+   * The build to move them to.
+   * @default the deployment's current build
+   */
   buildId?: string;
-  /** Only these runs (workflow ids); default: every open agent run of the deployment on another build. */
+  /**
+   * Only these runs (workflow ids).
+   * @default every open agent run of the deployment on another build
+   */
   workflowIds?: string[];
-  /** How long a session held for its move waits for the release before it goes on where it is. Default `'2 minutes'`. */
+  /**
+   * How long a session held for its move waits for the release before it goes on where it is.
+   * @default `'2 minutes'`
+   */
   holdFor?: string;
   /** Called with each session's outcome as it is known. */
   onOutcome?: (outcome: SessionMoveOutcome) => void;

@@ -13,10 +13,17 @@ export const defaultTemporalNamespace = 'default';
 export interface TemporalConnectionSettings {
   /** Temporal frontend address, `host:port`. */
   address?: string;
+  /** The Temporal namespace. */
   namespace?: string;
-  /** Profile of the TOML config file; defaults to `TEMPORAL_PROFILE`, else `default`. */
+  /**
+   * Profile of the TOML config file.
+   * @default `TEMPORAL_PROFILE`, else `default`
+   */
   profile?: string;
-  /** Path of the TOML config file; defaults to `TEMPORAL_CONFIG_FILE`, else `temporalio/temporal.toml` in the user's config folder. */
+  /**
+   * Path of the TOML config file.
+   * @default `TEMPORAL_CONFIG_FILE`, else `temporalio/temporal.toml` in the user's config folder
+   */
   configFile?: string;
   /** Variables to read instead of `process.env` (tests, or a caller that keeps its own). */
   environment?: Record<string, string | undefined>;
@@ -24,6 +31,7 @@ export interface TemporalConnectionSettings {
 
 /** Options that both `Connection.connect` (client) and `NativeConnection.connect` (worker) accept. */
 export interface TemporalConnectionOptions {
+  /** Temporal frontend address, `host:port`. */
   address: string;
   /** `true` for TLS with the system roots, a config for mTLS or a custom CA, `false` to force plain text. */
   tls?: TLSConfig | boolean;

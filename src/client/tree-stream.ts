@@ -30,11 +30,17 @@ export type StreamedEvent = (AgentEvent | TextDeltaEvent | StepResetEvent) & { c
 export interface StreamOptions {
   /** Resume after the event that carried this cursor: nothing is lost or repeated. */
   cursor?: StreamCursor;
-  /** How often to poll the runs for new events (live text comes between polls, as the store wakes). Default 200 ms. */
+  /**
+   * How often to poll the runs for new events (live text comes between polls, as the store wakes).
+   * @default 200 ms
+   */
   pollIntervalMs?: number;
   /** Stops the stream. */
   signal?: AbortSignal;
-  /** Also yield `text-delta` (and `step-reset`) events while model steps generate. Default true. */
+  /**
+   * Also yield `text-delta` (and `step-reset`) events while model steps generate.
+   * @default true
+   */
   textDeltas?: boolean;
 }
 

@@ -4,9 +4,15 @@ import { type CodecServerOptions, createCodecServer } from './codec-server';
 
 /** Settings of `startCodecServer`: the codec server's, plus where to listen. */
 export interface CodecHttpServerOptions extends CodecServerOptions {
-  /** Default 8234 (`CADRE_CODEC_PORT`); 0 picks a free port. */
+  /**
+   * The port to listen on; 0 picks a free port.
+   * @default 8234 (`CADRE_CODEC_PORT`)
+   */
   port?: number;
-  /** Default 127.0.0.1: without `authorize` anyone who reaches it decrypts. */
+  /**
+   * The address to listen on: without `authorize`, anyone who reaches it decrypts.
+   * @default 127.0.0.1
+   */
   host?: string;
 }
 

@@ -19,11 +19,14 @@ export interface CodecServerOptions {
    */
   authorize?: (request: Request) => CodecUser | Response | Promise<CodecUser | Response>;
   /**
-   * Origins of the Temporal UIs that call it from the browser (CORS); `*` allows any. Default the
-   * embedded UI's: `http://localhost:8233` and `http://127.0.0.1:8233`.
+   * Origins of the Temporal UIs that call it from the browser (CORS); `*` allows any.
+   * @default the embedded UI's: `http://localhost:8233` and `http://127.0.0.1:8233`
    */
   allowedOrigins?: readonly string[];
-  /** Largest request body. Default 8 MB. */
+  /**
+   * Largest request body.
+   * @default 8 MB
+   */
   maxBodyBytes?: number;
   /**
    * The conversation store: decoded payloads that refer to stored content (a model step's

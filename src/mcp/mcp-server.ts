@@ -39,9 +39,15 @@ export interface McpServerOptions {
    * the user `local` (a server for one person on their own machine).
    */
   authorize?: (request: IncomingMessage) => McpUser | undefined | Promise<McpUser | undefined>;
-  /** How often a task-capable client should poll `tasks/get`. Default 1000 ms. */
+  /**
+   * How often a task-capable client should poll `tasks/get`.
+   * @default 1000 ms
+   */
   pollIntervalMs?: number;
-  /** The server's name in MCP. Default `cadre`. */
+  /**
+   * The server's name in MCP.
+   * @default `cadre`
+   */
   name?: string;
 }
 

@@ -4,13 +4,25 @@ import { textOf } from './message-text';
 
 /** Options of the Mem0 adapter. */
 export interface Mem0MemoryOptions {
-  /** Mem0 API key; defaults to `MEM0_API_KEY`. */
+  /**
+   * Mem0 API key.
+   * @default `MEM0_API_KEY`
+   */
   apiKey?: string;
-  /** The Mem0 API's address; defaults to `MEM0_BASE_URL`, else Mem0's hosted platform. */
+  /**
+   * The Mem0 API's address.
+   * @default `MEM0_BASE_URL`, else Mem0's hosted platform
+   */
   baseUrl?: string;
-  /** How many memories each turn recalls at most. Default 5. */
+  /**
+   * How many memories each turn recalls at most.
+   * @default 5
+   */
   limit?: number;
-  /** Aborts a request after this many milliseconds. Default 10,000. */
+  /**
+   * Aborts a request after this many milliseconds.
+   * @default 10,000
+   */
   timeoutMs?: number;
 }
 

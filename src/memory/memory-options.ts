@@ -16,22 +16,30 @@ export interface MemoryScopeArgs {
 export interface AgentMemoryOptions {
   /**
    * The scope of a run's memory, from its runtime context: per user (`({ runtimeContext }) =>
-   * \`user:${runtimeContext.userId}\``) or per tenant. Default: one memory for every run of the agent.
-   * Letters, digits and `:._@/-`, at most 200 characters.
+   * \`user:${runtimeContext.userId}\``) or per tenant. Letters, digits and `:._@/-`, at most 200
+   * characters.
+   * @default one memory for every run of the agent
    */
   scope?: (args: MemoryScopeArgs) => string;
-  /** Largest memory file in bytes. Default 65,536. */
+  /**
+   * Largest memory file in bytes.
+   * @default 65,536
+   */
   maxFileBytes?: number;
-  /** All files of one scope together, in bytes. Default 1,048,576. */
+  /**
+   * All files of one scope together, in bytes.
+   * @default 1,048,576
+   */
   maxScopeBytes?: number;
   /**
    * `'anthropic'`: Anthropic's provider-defined `memory_20250818` tool (Claude is trained on it);
-   * `'function'`: a function tool with the same commands and results, for any model. Default: by
-   * the agent's model (`anthropic:` routes and Anthropic model instances get the provider tool).
+   * `'function'`: a function tool with the same commands and results, for any model.
+   * @default by the agent's model (`anthropic:` routes and Anthropic model instances get the provider tool)
    */
   kind?: 'anthropic' | 'function';
   /**
-   * The memory tool over `/memories` (default true). Set false to use only a `provider`.
+   * The memory tool over `/memories`. Set false to use only a `provider`.
+   * @default true
    */
   files?: boolean;
   /**

@@ -5,9 +5,15 @@ import type { MemoryProvider } from './memory-provider';
 
 /** Options of the built-in memory provider. */
 export interface StoreMemoryProviderOptions {
-  /** How many facts each turn recalls at most. Default 5. */
+  /**
+   * How many facts each turn recalls at most.
+   * @default 5
+   */
   limit?: number;
-  /** Longest fact the `remember` tool saves, in characters. Default 500. */
+  /**
+   * Longest fact the `remember` tool saves, in characters.
+   * @default 500
+   */
   maxFactChars?: number;
 }
 

@@ -13,19 +13,34 @@ export { registerSearchAttributes } from './search-attribute-registration';
 
 /** Options of {@link startDevServer}. Ports given as 0 are replaced by free ones. */
 export interface DevServerOptions {
-  /** gRPC frontend port (default 7233). */
+  /**
+   * gRPC frontend port.
+   * @default 7233
+   */
   port?: number;
-  /** Web UI port (default 8233, or a free port when `port` is 0). Ignored when headless. */
+  /**
+   * Web UI port. Ignored when headless.
+   * @default 8233, or a free port when `port` is 0
+   */
   uiPort?: number;
-  /** SQLite file (default `data/temporal.db` of the Cadre home, see cadreHome); `null` keeps everything in memory. */
+  /**
+   * SQLite file; `null` keeps everything in memory.
+   * @default `data/temporal.db` of the Cadre home, see cadreHome
+   */
   dbFile?: string | null;
-  /** Namespace to use, created at launch when not `default` (default: TEMPORAL_NAMESPACE or `default`). */
+  /**
+   * Namespace to use, created at launch when not `default`.
+   * @default TEMPORAL_NAMESPACE or `default`
+   */
   namespace?: string;
   /** Receives the server's output lines and Cadre's progress and warning lines. */
   log?: (line: string) => void;
   /** Run without the Web UI. */
   headless?: boolean;
-  /** How long to wait for the server to answer (default 60 s). */
+  /**
+   * How long to wait for the server to answer.
+   * @default 60 s
+   */
   readyTimeoutMs?: number;
   /** Remote codec endpoint the Web UI decodes payloads with (`--ui-codec-endpoint`), e.g. Cadre's codec server. */
   uiCodecEndpoint?: string;

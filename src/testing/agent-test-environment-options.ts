@@ -26,17 +26,27 @@ export interface AgentTestEnvironmentOptions extends Pick<
    */
   models?: ScriptedModels | ModelRegistry;
   /**
-   * Default true: Temporal's time-skipping test server, where timers and retry backoffs pass in
-   * simulated time while you await a result or `sleep`. false: the Temporal dev server (real time).
+   * True: Temporal's time-skipping test server, where timers and retry backoffs pass in simulated
+   * time while you await a result or `sleep`; false: the Temporal dev server (real time).
+   * @default true
    */
   timeSkipping?: boolean;
   /** An existing Temporal server (`host:port`) to test on instead of starting one; real time only. */
   address?: string;
-  /** Namespace on `address`. Default `default`. */
+  /**
+   * Namespace on `address`.
+   * @default `default`
+   */
   namespace?: string;
-  /** Default: a fresh `test-<uuid>` queue, so environments never share work. */
+  /**
+   * The task queue of the worker and the client.
+   * @default a fresh `test-<uuid>` queue, so environments never share work
+   */
   taskQueue?: string;
-  /** Default: a new in-memory SQLite store, shared by the worker and the client and closed with them. */
+  /**
+   * The conversation store: an open store or a URL.
+   * @default a new in-memory SQLite store, shared by the worker and the client and closed with them
+   */
   store?: ConversationStore | string;
   /**
    * Encrypt every payload, as `CADRE_PAYLOAD_KEYS` does in production (`id:base64key,...` or parsed

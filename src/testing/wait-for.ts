@@ -1,6 +1,9 @@
 /** Options of the kit's polling helpers. */
 export interface WaitOptions {
-  /** Longest wait in wall-clock milliseconds before failing. Default 20,000. */
+  /**
+   * Longest wait in wall-clock milliseconds before failing.
+   * @default 20,000
+   */
   timeoutMs?: number;
 }
 

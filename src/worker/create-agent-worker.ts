@@ -37,22 +37,34 @@ export const defaultTaskQueue = 'cadre';
 
 /** Options of `createAgentWorker`. */
 export interface AgentWorkerOptions {
+  /** The agents this worker serves (`defineAgent` results); at least one. */
   agents: readonly AnyAgentDefinition[];
-  /** Most time between two batches of a streaming model step's live text in the store; default 100 ms. */
+  /**
+   * Most time between two batches of a streaming model step's live text in the store.
+   * @default 100 ms
+   */
   liveIntervalMs?: number;
-  /** Temporal frontend address; defaults to `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`. */
+  /**
+   * Temporal frontend address.
+   * @default `TEMPORAL_ADDRESS`, the Temporal config profile, or `127.0.0.1:7233`
+   */
   address?: string;
   /** An open worker connection to use instead of `address` (it stays the caller's to close). */
   connection?: NativeConnection;
   /** An open client for the activities' transcript queries (it stays the caller's to close). */
   client?: Client;
+  /** The Temporal namespace. */
   namespace?: string;
   /**
-   * Task queue of workflows; each agent's activities go to `<taskQueue>/<agent>`, so workers with
-   * different agent sets share it safely. Defaults to `CADRE_TASK_QUEUE`, else `cadre`.
+   * Task queue of workflows. Each agent also has its own queue, `<taskQueue>/<agent>`, which only
+   * its workers poll, so workers with different agent sets share this one safely.
+   * @default `CADRE_TASK_QUEUE`, else `cadre`
    */
   taskQueue?: string;
-  /** Models by route; defaults to the providers configured in the environment (and `demo`). */
+  /**
+   * Models by route.
+   * @default the providers configured in the environment (and `demo`)
+   */
   models?: ModelRegistry;
   /**
    * A workflow bundle built once with `bundleWorkflowCode`, to skip bundling at start-up. Build it
@@ -60,34 +72,43 @@ export interface AgentWorkerOptions {
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
-   * Secret (at least 32 bytes) that signs approval requests; defaults to `CADRE_APPROVAL_SECRET`.
-   * With it, approving requires the request's signature. It stays on the worker, never in history.
-   * An empty or short secret refuses to start; `false` turns signing off whatever the environment says.
+   * Secret (at least 32 bytes) that signs approval requests. With it, approving requires the
+   * request's signature. It stays on the worker, never in history. An empty or short secret refuses
+   * to start; `false` turns signing off whatever the environment says.
+   * @default `CADRE_APPROVAL_SECRET`
    */
   approvalSecret?: string | false;
-  /** The secret before a rotation: its signatures still verify. Defaults to `CADRE_APPROVAL_SECRET_PREVIOUS`. */
+  /**
+   * The secret before a rotation: its signatures still verify.
+   * @default `CADRE_APPROVAL_SECRET_PREVIOUS`
+   */
   previousApprovalSecret?: string;
-  /** Delegation depth allowed where a subagent entry sets none (the root is 0). Default 1. */
+  /**
+   * Delegation depth allowed where a subagent entry sets none (the root is 0).
+   * @default 1
+   */
   maxDepth?: number;
   /**
-   * The conversation store: an open store (it stays the caller's to close) or a URL. Defaults to
-   * `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`. Workers and clients must share it.
+   * The conversation store: an open store (it stays the caller's to close) or a URL. Workers and
+   * clients must share it.
+   * @default `CADRE_STORE_URL`, else SQLite in `.cadre/data/cadre.db`
    */
   store?: ConversationStore | string;
   /**
    * How long (ms) an activity waits out a store outage, heartbeating, before it fails its attempt
-   * with an error naming CADRE_STORE_URL; Temporal then retries it. Default 60,000.
+   * with an error naming CADRE_STORE_URL; Temporal then retries it.
+   * @default 60,000
    */
   storeOutageWaitMs?: number;
   /**
-   * How payloads are encoded; defaults to `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is
-   * set, else Temporal's default. Clients of the worker's runs need the same (see docs/encryption.md).
+   * How payloads are encoded. Clients of the worker's runs need the same (see docs/encryption.md).
+   * @default `encryptedDataConverter(CADRE_PAYLOAD_KEYS)` when that is set, else Temporal's default
    */
   dataConverter?: DataConverter;
   /**
    * Turns on Worker Versioning: this worker serves one build of a Worker Deployment, and every run
-   * stays on the build it started on (see docs/versioning.md). Defaults to `CADRE_DEPLOYMENT` and
-   * `CADRE_BUILD_ID`; without either, runs go to any worker of the task queue.
+   * stays on the build it started on (see docs/versioning.md).
+   * @default `CADRE_DEPLOYMENT` and `CADRE_BUILD_ID`; without either, runs go to any worker of the task queue
    */
   deployment?: AgentWorkerDeployment;
   /**
@@ -100,15 +121,14 @@ export interface AgentWorkerOptions {
   telemetry?: AgentTelemetry;
   /**
    * Runs the model steps and tools of runs whose first workflow task this worker takes as local
-   * activities, in this worker, instead of activities on `<taskQueue>/<agent>`: a step then costs a
-   * few milliseconds of Temporal instead of two server round trips. Local calls hold their run's
+   * activities, in this worker, instead of activities: a step then costs a few milliseconds of
+   * Temporal instead of two server round trips. Off, runs keep steering at every step, live text
+   * from a step's first token and retries as activity attempts. Local calls hold their run's
    * workflow task (queries, signals and cancellation wait), for at most `handOffAfterMs` of a task:
    * a call still running then is handed off (it goes on in this process, and an activity on this
    * process's own queue waits for it). A `longRunning` tool, an MCP server's tool, a call a human
-   * approved and a call allowed one attempt stay activities (see docs/architecture.md, "The
-   * step"). Default false (every call an activity on the agent's queue) in this release: runs then
-   * keep steering at every step, live text from a step's first token and retries as activity
-   * attempts; `true` (or `{ handOffAfterMs }`) takes a step from two round trips to milliseconds.
+   * approved and a call allowed one attempt stay activities (see docs/architecture.md, "The step").
+   * @default false
    */
   localActivities?: boolean | LocalActivityOptions;
 }
@@ -116,9 +136,10 @@ export interface AgentWorkerOptions {
 /** How a worker runs model steps and tools as local activities (`AgentWorkerOptions.localActivities`). */
 export interface LocalActivityOptions {
   /**
-   * How long a local call may hold its run's workflow task before it is handed off; default 2000.
-   * Queries, signals and cancellation of the run wait at most this long. At most 8000: the workflow
-   * task's own timeout is 10 s.
+   * How long a local call may hold its run's workflow task before it is handed off. Queries,
+   * signals and cancellation of the run wait at most this long. At most 8000: the workflow task's
+   * own timeout is 10 s.
+   * @default 2000
    */
   handOffAfterMs?: number;
 }
