@@ -108,7 +108,7 @@ export async function tenantsBench(): Promise<void> {
           const loaded = await turnTimes(client, priority);
           report({
             bench: 'tenants',
-            server: 'dev server 1.29.1 (CLI 1.5.1), SQLite in memory',
+            server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch on, SQLite in memory',
             configuration: label,
             floodRuns,
             activitySlots,
