@@ -1,0 +1,86 @@
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { InFlightCalls } from '../activities/in-flight-calls';
+import { agentTaskQueue } from '../protocol/task-queues';
+
+/** What the workers of one agent worker share, and what each kind adds. */
+export interface WorkerSetOptions {
+  /** Options every worker of the set takes: connection, namespace, activities, tuning, deployment. */
+  shared: Partial<WorkerOptions> & { connection: NativeConnection };
+  /** The workflow queue. */
+  taskQueue: string;
+  /** The workflow worker's own options: its workflow code, interceptors and sinks. */
+  workflows: Partial<WorkerOptions>;
+  /** Activity interceptors, for the activity-only workers. */
+  activityInterceptors?: WorkerOptions['interceptors'];
+  /** The agents served: one activity queue each. */
+  agents: readonly string[];
+  /** The process's hand-off registry, when it runs local activities: its queue gets a worker. */
+  inFlight?: InFlightCalls;
+}
+
+/**
+ * The Temporal workers of one agent worker: the workflow worker on the shared queue (workflows,
+ * their local activities, and the steps and tools of runs on the workflow's queue), one activity
+ * worker per agent on `<taskQueue>/<agent>`, and the process's hand-off queue. One failing stops
+ * the others, so running the set always settles.
+ */
+export class WorkerSet {
+  private constructor(
+    /** The workflow worker. */
+    readonly main: Worker,
+    private readonly others: Worker[],
+  ) {}
+
+  /** Creates every worker of the set. */
+  static async create(options: WorkerSetOptions): Promise<WorkerSet> {
+    const { shared, taskQueue, activityInterceptors, inFlight } = options;
+    const interceptors = activityInterceptors?.activity ? { activity: activityInterceptors.activity } : undefined;
+    const main = await Worker.create({ ...shared, taskQueue, ...options.workflows });
+    // One activity queue per agent: an agent's steps and tools reach only workers that serve it.
+    const others = await Promise.all(
+      options.agents.map((agent) =>
+        Worker.create({ ...shared, taskQueue: agentTaskQueue(taskQueue, agent), interceptors }),
+      ),
+    );
+    // This process's own queue, where `adoptCall` waits for the local calls it handed off. It has no
+    // deployment: it lives as long as the process, and its calls are already on the run's build.
+    if (inFlight) {
+      const handOff: Partial<WorkerOptions> = { ...shared };
+      delete handOff.workerDeploymentOptions;
+      others.push(
+        await Worker.create({
+          ...handOff,
+          connection: shared.connection,
+          taskQueue: inFlight.options.queue,
+          interceptors,
+        }),
+      );
+    }
+    return new WorkerSet(main, others);
+  }
+
+  /** Stops every worker that still runs. */
+  shutdown(): void {
+    for (const each of [this.main, ...this.others]) if (each.getState() === 'RUNNING') each.shutdown();
+  }
+
+  /** Runs every worker until shut down; one failing stops the others and rejects. */
+  async run(): Promise<void> {
+    const stopAllAfter = (error: unknown): never => {
+      this.shutdown();
+      throw error;
+    };
+    await Promise.all([this.main, ...this.others].map((each) => each.run().catch(stopAllAfter)));
+  }
+
+  /** Runs every worker while `body` runs, then shuts them down; returns what `body` returned. */
+  async runUntil<T>(body: Promise<T> | (() => Promise<T>)): Promise<T> {
+    const others = this.others.map((each) => each.run());
+    try {
+      return await this.main.runUntil(body);
+    } finally {
+      this.shutdown();
+      await Promise.all(others);
+    }
+  }
+}
