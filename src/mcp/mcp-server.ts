@@ -1,25 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
 import { ConfigurationError } from '../errors';
 import { requireOptionalPeer } from '../peers/peer-check';
-import { idempotentRunId, readRunTask, type RunTask, type RunToolResult, userRunPrefix } from './run-task';
+import { type RunTask, userRunPrefix } from './run-task';
+import { McpRuns, type McpUser } from './mcp-runs';
+
+export type { McpUser } from './mcp-runs';
 import type * as McpServerSdk from '@modelcontextprotocol/server';
 import type * as McpNode from '@modelcontextprotocol/node';
 
 /** The MCP extension that turns a long tool call into a task the client polls. */
 export const tasksExtension = 'io.modelcontextprotocol/tasks';
-
-/** Who sent an MCP request: runs are theirs, and only they see and answer them. */
-export interface McpUser {
-  /** A stable id (a user id, an email): a task belongs to the user that started it. */
-  id: string;
-  /** Runtime context for the runs this user starts (memory scopes, tenant, approval policies). */
-  runtimeContext?: Record<string, unknown>;
-}
 
 /** An agent the MCP server offers as a tool: its name, and the description MCP clients show. */
 export interface McpAgentEntry {
@@ -71,9 +64,6 @@ const toolInput = z.object({
     .describe('Calling again with the same key gives the same run instead of starting another.'),
 });
 
-/** The Temporal error a start gets when a run with its id exists already. */
-const alreadyStarted = (error: unknown) => error instanceof WorkflowExecutionAlreadyStartedError;
-
 /**
  * A Streamable HTTP MCP server whose tools are Cadre agents. A tool call is a durable run:
  * - a client with the Tasks extension gets a task whose id is the run's workflow id; `tasks/get`
@@ -88,160 +78,10 @@ export function createMcpServer(options: McpServerOptions): CadreMcpServer {
   const node = requireOptionalPeer<typeof McpNode>('@modelcontextprotocol/node', 'createMcpServer');
   const agents = options.agents.map((entry) => (typeof entry === 'string' ? { name: entry } : entry));
   if (agents.length === 0) throw new ConfigurationError('createMcpServer needs at least one agent in `agents`.');
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const { client } = options;
+  const runs = new McpRuns(options.client, sdk, options.pollIntervalMs ?? 1000);
   const identity = new WeakMap<object, McpUser>();
 
-  const build = (user: McpUser) => {
-    const mcp = new sdk.McpServer({ name: options.name ?? 'cadre', version: '1.0.0' });
-    mcp.server.registerCapabilities({ extensions: { [tasksExtension]: {} } });
-    for (const agent of agents) {
-      mcp.registerTool(
-        agent.name,
-        {
-          description: agent.description ?? `Runs the Cadre agent '${agent.name}' durably and answers with its result.`,
-          inputSchema: toolInput,
-        },
-        async ({ prompt, idempotencyKey }, ctx) => {
-          const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-          const capabilities = envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] as
-            { extensions?: Record<string, unknown> } | undefined;
-          const resumed = ctx.mcpReq.requestState?.();
-          const workflowId =
-            typeof resumed === 'string' && resumed.startsWith(userRunPrefix(user.id))
-              ? resumed
-              : await startRun(user, agent.name, prompt, idempotencyKey);
-          if (capabilities?.extensions?.[tasksExtension] !== undefined) {
-            const task = await readRunTask(client, workflowId, pollIntervalMs);
-            return { resultType: 'task', ...withoutDetails(task) } as never;
-          }
-          return (await answerInLine(ctx, user, workflowId)) as never;
-        },
-      );
-    }
-    const task = z.object({ taskId: z.string() });
-    mcp.server.setRequestHandler(
-      'tasks/get' as never,
-      { params: task } as never,
-      (async ({ taskId }: { taskId: string }) => await ownedTask(user, taskId)) as never,
-    );
-    mcp.server.setRequestHandler(
-      'tasks/update' as never,
-      { params: task } as never,
-      (async ({ taskId }: { taskId: string }, ctx: { mcpReq: { inputResponses?: Record<string, unknown> } }) => {
-        await ownedTask(user, taskId);
-        await decideApprovals(user, taskId, ctx.mcpReq.inputResponses ?? {});
-        return {};
-      }) as never,
-    );
-    mcp.server.setRequestHandler(
-      'tasks/cancel' as never,
-      { params: task } as never,
-      (async ({ taskId }: { taskId: string }) => {
-        await ownedTask(user, taskId);
-        await client.getHandle(taskId).cancel();
-        return {};
-      }) as never,
-    );
-    return mcp;
-  };
-
-  /** Starts the run of a call, or finds the one an earlier call with the same idempotency key started. */
-  const startRun = async (user: McpUser, agent: string, prompt: string, key: string | undefined) => {
-    const workflowId = key
-      ? idempotentRunId(user.id, agent, key)
-      : `${userRunPrefix(user.id)}${agent}-${randomUUID().slice(0, 8)}`;
-    if (key && (await runExists(workflowId))) return workflowId;
-    try {
-      await client.start(agent, {
-        prompt,
-        workflowId,
-        runtimeContext: { ...user.runtimeContext, mcpUser: user.id },
-      });
-    } catch (error) {
-      if (!alreadyStarted(error)) throw error;
-    }
-    return workflowId;
-  };
-
-  const runExists = async (workflowId: string) => {
-    try {
-      await client.client.workflow.getHandle(workflowId).describe();
-      return true;
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return false;
-      throw error;
-    }
-  };
-
-  /** The task `taskId` of `user`, or the error a client gets for a task it does not own or that does not exist. */
-  const ownedTask = async (user: McpUser, taskId: string): Promise<RunTask> => {
-    const unknown = new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
-    if (!taskId.startsWith(userRunPrefix(user.id))) throw unknown;
-    try {
-      return await readRunTask(client, taskId, pollIntervalMs);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw unknown;
-      throw error;
-    }
-  };
-
-  /** Approves or denies each pending approval the client answered, through Cadre's approval path. */
-  const decideApprovals = async (user: McpUser, workflowId: string, responses: Record<string, unknown>) => {
-    const handle = client.getHandle(workflowId);
-    const pending = new Map((await handle.pendingApprovals()).map((request) => [request.approvalId, request]));
-    for (const [approvalId, response] of Object.entries(responses)) {
-      const request = pending.get(approvalId);
-      if (!request) continue;
-      const { action, content } = (response ?? {}) as {
-        action?: string;
-        content?: { approve?: unknown; reason?: unknown };
-      };
-      const reason = typeof content?.reason === 'string' && content.reason ? content.reason : undefined;
-      const decision = { by: user.id, ...(reason ? { reason } : {}) };
-      if (action === 'accept' && content?.approve === true) {
-        await handle.approve(approvalId, {
-          ...decision,
-          ...(request.signature ? { signature: request.signature } : {}),
-        });
-      } else {
-        await handle.deny(approvalId, {
-          ...decision,
-          reason: reason ?? `${action === 'accept' ? 'denied' : (action ?? 'declined')} by ${user.id} over MCP`,
-        });
-      }
-    }
-  };
-
-  /** Waits for the run in the call itself: progress as it goes, approvals as elicitations, then the answer. */
-  const answerInLine = async (
-    ctx: Parameters<McpServerSdk.ToolCallback<typeof toolInput>>[1],
-    user: McpUser,
-    workflowId: string,
-  ): Promise<RunToolResult | McpServerSdk.InputRequiredResult> => {
-    if (ctx.mcpReq.inputResponses) await decideApprovals(user, workflowId, ctx.mcpReq.inputResponses);
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    let progress = 0;
-    let said = '';
-    for (;;) {
-      const task = await readRunTask(client, workflowId, pollIntervalMs);
-      if (task.status === 'completed' && task.result) return task.result;
-      if (task.status === 'cancelled')
-        return { content: [{ type: 'text', text: task.statusMessage ?? 'The run was cancelled.' }], isError: true };
-      if (task.status === 'input_required' && task.inputRequests) {
-        return sdk.inputRequired({ inputRequests: task.inputRequests as never, requestState: workflowId });
-      }
-      if (progressToken !== undefined && task.statusMessage && task.statusMessage !== said) {
-        said = task.statusMessage;
-        progress += 1;
-        await ctx.mcpReq.notify({
-          method: 'notifications/progress',
-          params: { progressToken, progress, message: task.statusMessage },
-        });
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollIntervalMs, 250)));
-    }
-  };
+  const build = (user: McpUser) => userServer({ sdk, agents, runs, user, name: options.name ?? 'cadre' });
 
   const handler = sdk.createMcpHandler(({ authInfo }) => build(identity.get(authInfo as object) ?? { id: 'local' }), {
     onerror: () => undefined,
@@ -282,6 +122,70 @@ export function createMcpServer(options: McpServerOptions): CadreMcpServer {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The MCP server of one request's user: each agent a tool whose call is a run of theirs, and the
+ * Tasks extension's methods over their runs only.
+ */
+function userServer(parts: {
+  sdk: typeof McpServerSdk;
+  agents: McpAgentEntry[];
+  runs: McpRuns;
+  user: McpUser;
+  name: string;
+}): McpServerSdk.McpServer {
+  const { sdk, agents, runs, user, name } = parts;
+  const mcp = new sdk.McpServer({ name, version: '1.0.0' });
+  mcp.server.registerCapabilities({ extensions: { [tasksExtension]: {} } });
+  for (const agent of agents) {
+    mcp.registerTool(
+      agent.name,
+      {
+        description: agent.description ?? `Runs the Cadre agent '${agent.name}' durably and answers with its result.`,
+        inputSchema: toolInput,
+      },
+      async ({ prompt, idempotencyKey }, ctx) => {
+        const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+        const capabilities = envelope?.[sdk.CLIENT_CAPABILITIES_META_KEY] as
+          { extensions?: Record<string, unknown> } | undefined;
+        const resumed = ctx.mcpReq.requestState?.();
+        const workflowId =
+          typeof resumed === 'string' && resumed.startsWith(userRunPrefix(user.id))
+            ? resumed
+            : await runs.start(user, agent.name, prompt, idempotencyKey);
+        if (capabilities?.extensions?.[tasksExtension] !== undefined) {
+          return { resultType: 'task', ...withoutDetails(await runs.read(workflowId)) } as never;
+        }
+        return (await runs.answerInLine(ctx, user, workflowId)) as never;
+      },
+    );
+  }
+  const task = z.object({ taskId: z.string() });
+  mcp.server.setRequestHandler(
+    'tasks/get' as never,
+    { params: task } as never,
+    (async ({ taskId }: { taskId: string }) => await runs.owned(user, taskId)) as never,
+  );
+  mcp.server.setRequestHandler(
+    'tasks/update' as never,
+    { params: task } as never,
+    (async ({ taskId }: { taskId: string }, ctx: { mcpReq: { inputResponses?: Record<string, unknown> } }) => {
+      await runs.owned(user, taskId);
+      await runs.decideApprovals(user, taskId, ctx.mcpReq.inputResponses ?? {});
+      return {};
+    }) as never,
+  );
+  mcp.server.setRequestHandler(
+    'tasks/cancel' as never,
+    { params: task } as never,
+    (async ({ taskId }: { taskId: string }) => {
+      await runs.owned(user, taskId);
+      await runs.cancel(taskId);
+      return {};
+    }) as never,
+  );
+  return mcp;
 }
 
 /** A task as a CreateTaskResult carries it: its state, without the result or requests `tasks/get` gives. */
