@@ -52,12 +52,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     return openedStore.store;
   });
   const fingerprints = await agentFingerprints(agents);
-  const deployment = resolveDeployment(options.deployment, fingerprints);
-  if (deployment && options.workerOptions?.workerDeploymentOptions) {
-    throw new ConfigurationError(
-      'Both deployment and workerOptions.workerDeploymentOptions are set. Use deployment: { name, buildId } alone; Cadre sets the worker options of every worker of the process from it.',
-    );
-  }
+  const deployment = checkedDeployment(options, fingerprints);
   const signer = approvalSignerFrom(options.approvalSecret, options.previousApprovalSecret);
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const opened = await openResources(options, temporal, dataConverter);
@@ -216,6 +211,20 @@ async function openResources(
       await ownedStore?.close();
     },
   };
+}
+
+/** The build this worker serves (Worker Versioning), refused when the worker options set their own. */
+function checkedDeployment(
+  options: AgentWorkerOptions,
+  fingerprints: ReadonlyMap<string, string>,
+): ResolvedDeployment | undefined {
+  const deployment = resolveDeployment(options.deployment, fingerprints);
+  if (deployment && options.workerOptions?.workerDeploymentOptions) {
+    throw new ConfigurationError(
+      'Both deployment and workerOptions.workerDeploymentOptions are set. Use deployment: { name, buildId } alone; Cadre sets the worker options of every worker of the process from it.',
+    );
+  }
+  return deployment;
 }
 
 /** The served agents, with their memory tools, once their subagents, models and MCP package check out. */
