@@ -22,6 +22,8 @@ export interface AgentTestEnvOptions {
   taskQueue?: string;
   /** Runs model steps and the agents' own tools as local activities (see `AgentWorkerOptions.localActivities`). */
   localActivities?: AgentWorkerOptions['localActivities'];
+  /** Temporal worker options (tuning, eager dispatch). */
+  workerOptions?: AgentWorkerOptions['workerOptions'];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function startAgentTestEnv(
     approvalSecret: options.approvalSecret ?? false,
     ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
     ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
+    ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
   });
   return { client: test.client, worker: test.worker, stop: () => test.close() };
 }

@@ -11,7 +11,7 @@ import { runCadre } from '../helpers/cli-process';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 
-/** The priority every call of the tool saw, as its worker received it. */
+/** The priority every call of the tool saw, as its worker received it from matching. */
 const seen: (Priority | undefined)[] = [];
 const whoAmI = tool({
   description: 'Reports the task it ran in.',
@@ -61,7 +61,9 @@ describe('a run started for a tenant', () => {
   let env: AgentTestEnv;
   let client: AgentClient;
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents);
+    // Every task through matching, where fairness and priority apply: a task the server hands out
+    // eagerly skips the queue and reaches the worker without its priority.
+    env = await startAgentTestEnv(agents, { workerOptions: { maxEagerActivityReservationsPerWorkflowTask: 0 } });
     client = AgentClient.fromClient(env.client.client, {
       taskQueue: env.worker.taskQueue,
       tenant: (context) =>
