@@ -70,21 +70,28 @@ const round = (ms: number) => Math.round(ms);
 /**
  * `npm run bench -- tenants`: tenant A floods one worker (16 activity slots) with 500 task runs of 5
  * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
- * same turns on the idle worker, on the dev server with fairness off, with it on, and with B at
- * a chat session's priority. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
+ * same turns on the idle worker, on the dev server (eager dispatch on) with fairness off, with it
+ * on, and with B at a chat session's priority; the last two again on a worker that takes no eager
+ * tasks. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
  */
 export async function tenantsBench(): Promise<void> {
-  const configurations: { label: string; fairness: boolean; priority: RunPriority }[] = [
-    { label: 'fairness off, same priority', fairness: false, priority: 'normal' },
-    { label: 'fairness on, same priority', fairness: true, priority: 'normal' },
-    { label: 'fairness on, B at a session priority', fairness: true, priority: 'high' },
+  const configurations: { label: string; fairness: boolean; priority: RunPriority; eager: boolean }[] = [
+    { label: 'fairness off, same priority', fairness: false, priority: 'normal', eager: true },
+    { label: 'fairness on, same priority', fairness: true, priority: 'normal', eager: true },
+    { label: 'fairness on, B at a session priority', fairness: true, priority: 'high', eager: true },
+    // The worker takes no eager tasks, so every step goes through the fair queue.
+    { label: 'fairness on, same priority, no eager tasks', fairness: true, priority: 'normal', eager: false },
+    { label: 'fairness on, B at a session priority, no eager tasks', fairness: true, priority: 'high', eager: false },
   ];
-  for (const { label, fairness, priority } of configurations) {
+  for (const { label, fairness, priority, eager } of configurations) {
     await withBenchServer(
       async (server) => {
         const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
         const worker = await createBenchWorker(agents, server, taskQueue, {
-          workerOptions: { maxConcurrentActivityTaskExecutions: activitySlots },
+          workerOptions: {
+            maxConcurrentActivityTaskExecutions: activitySlots,
+            ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
+          },
         });
         const client = await AgentClient.connect({
           address: server.address,
