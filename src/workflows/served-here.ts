@@ -19,20 +19,16 @@ export function notServedHere(error: unknown): boolean {
  * history, so replays take it at the same point.
  */
 export class RunQueues {
-  private onAgentQueue: boolean;
+  /** Where the next call goes. */
+  current: string;
 
   constructor(
     /** The agent's own queue (`<taskQueue>/<agent>`). */
     readonly agentQueue: string,
     /** The workflow's task queue, when the worker that described the run serves the agent. */
-    private readonly workflowQueue?: string,
+    workflowQueue?: string,
   ) {
-    this.onAgentQueue = workflowQueue === undefined;
-  }
-
-  /** Where the next call goes. */
-  get current(): string {
-    return this.onAgentQueue ? this.agentQueue : (this.workflowQueue as string);
+    this.current = workflowQueue ?? agentQueue;
   }
 
   /**
@@ -45,7 +41,7 @@ export class RunQueues {
     // The refusing worker names its queue. On the agent's own queue a refusal is final (every poller there serves the agent).
     const [queue] = ((error as ActivityFailure).cause as ApplicationFailure).details ?? [];
     if (queue === this.agentQueue) return false;
-    this.onAgentQueue = true;
+    this.current = this.agentQueue;
     return true;
   }
 }
