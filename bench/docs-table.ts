@@ -73,6 +73,8 @@ export function writeBenchDocs(
 export function benchTable(bench: string, figures: BenchFigures[]): string {
   if (bench === 'floor') return floorTable(figures);
   if (bench === 'step') return stepTable(figures);
+  if (bench === 'scale') return scaleTables(figures);
+  if (bench === 'faults') return faultsTable(figures);
   if (bench === 'history') {
     return table(
       ['steps', 'history bytes', 'transcript bytes', 'history / transcript', 'target'],
@@ -210,4 +212,122 @@ function stepTable(figures: BenchFigures[]): string {
       ];
     }),
   );
+}
+
+/** The scale bench: steps per second by runs at once, the approval latencies, then sessions waiting by stage. */
+function scaleTables(figures: BenchFigures[]): string {
+  const of = (measure: string) => figures.filter((each) => String(each.measure).startsWith(measure));
+  const pair = (value: unknown, unit = '') => {
+    const { cadre, floor } = (value ?? {}) as { cadre?: unknown; floor?: unknown };
+    return `${formatNumber(cadre)}${unit} / ${formatNumber(floor)}${unit}`;
+  };
+  const servers = [...new Set(figures.map((each) => String(each.server)))].join('; ');
+  const steps = table(
+    [
+      'runs at once',
+      'Cadre steps/s',
+      'floor steps/s',
+      'ratio',
+      'worker CPU ms per step',
+      'server CPU ms per step',
+      'target',
+    ],
+    of('steps-per-second').map((each) => [
+      each.runsAtOnce,
+      each.cadre,
+      each.floor,
+      `${formatNumber(each.ratio)}x`,
+      pair(each.workerCpuMsPerStep),
+      pair(each.serverCpuMsPerStep),
+      each.target,
+    ]),
+  );
+  const approvals = table(
+    ['approve to tool start', 'Cadre', 'floor', 'ratio', 'target'],
+    of('approve-to-tool-start').map((each) => {
+      const measure = String(each.measure).replace('approve-to-tool-start-', '').replace(/-ms$/, '');
+      const count = each.approvals === undefined ? '' : ` (${formatNumber(each.approvals)} runs)`;
+      const target = each.target === 'none' ? '' : each.target;
+      return [
+        `${measure}${count}`,
+        `${formatNumber(each.cadre)} ms`,
+        `${formatNumber(each.floor)} ms`,
+        `${formatNumber(each.ratio)}x`,
+        target,
+      ];
+    }),
+  );
+  const sessions = table(
+    [
+      'sessions waiting, per side',
+      'worker RSS MB',
+      'worker RSS per session',
+      "Temporal's PostgreSQL bytes per session",
+      'store bytes per session',
+      'wake to model call, oldest',
+      'wake to model call, newest',
+      'worker CPU ms per step while waiting',
+      'server CPU ms per step while waiting',
+    ],
+    of('sessions-waiting').map((each) => {
+      const per = each.perSession as Record<'cadre' | 'floor', Record<string, number>>;
+      const wake = each.wakeToModelCallMs as Record<'cadre' | 'floor', Record<string, number>>;
+      const cpu = each.cpuMsPerStepWhileWaiting as Record<'cadre' | 'floor', Record<string, number>>;
+      const both = (read: (side: Record<string, number>) => number, unit = '') =>
+        pair({ cadre: read(per.cadre), floor: read(per.floor) }, unit);
+      return [
+        each.sessions,
+        pair(each.workerRssMb),
+        both((side) => side.workerRssKib as number, ' KiB'),
+        both((side) => side.temporalBytes as number),
+        both((side) => side.storeBytes as number),
+        pair({ cadre: wake.cadre.oldest, floor: wake.floor.oldest }, ' ms'),
+        pair({ cadre: wake.cadre.newest, floor: wake.floor.newest }, ' ms'),
+        pair({ cadre: cpu.cadre.worker, floor: cpu.floor.worker }),
+        pair({ cadre: cpu.cadre.server, floor: cpu.floor.server }),
+      ];
+    }),
+  );
+  const cache = of('sessions-waiting')[0]?.maxCachedWorkflows as { cadre?: number } | undefined;
+  const cacheLine =
+    cache?.cadre === undefined ? '' : ` Each worker's workflow cache held ${formatNumber(cache.cadre)} runs.`;
+  return [`Server: ${servers}. Pairs read Cadre / floor.${cacheLine}`, steps, approvals, sessions].join('\n\n');
+}
+
+/** The faults bench: one row per part killed, then the waiting sessions answered after all of them. */
+function faultsTable(figures: BenchFigures[]): string {
+  const faults = figures.filter((each) => each.killed !== undefined);
+  const answered = figures.find((each) => each.measure === 'waiting-sessions-answered-after-every-fault');
+  const first = faults[0] ?? {};
+  const rows = table(
+    [
+      'killed',
+      'back in',
+      'runs lost',
+      'tool calls run twice',
+      'model steps billed twice',
+      'invalid transcripts',
+      'workflow task failures',
+      'workflow task timeouts',
+      'longest stall',
+      'longest gap in one run',
+    ],
+    faults.map((each) => [
+      each.killed,
+      `${formatNumber(each.restartMs)} ms`,
+      each.runsLost,
+      each.toolCallsRunTwice,
+      each.modelStepsBilledTwice,
+      each.invalidTranscripts,
+      each.workflowTaskFailures,
+      each.workflowTaskTimeouts,
+      `${formatNumber(each.longestStallMs)} ms`,
+      `${formatNumber(each.longestRunGapMs)} ms`,
+    ]),
+  );
+  const header = `Server: ${String(first.server)}. ${formatNumber(first.runs)} runs in flight at each fault, ${formatNumber(first.sessionsWaiting)} sessions waiting for an approval through all of them.`;
+  const footer = answered
+    ? `After the four faults, ${formatNumber(answered.answered)} of ${formatNumber(answered.sessions)} waiting sessions ran their approved tool (${formatNumber(answered.ranTwice)} twice), all within ${formatNumber(answered.allAnsweredMs)} ms of the approvals.`
+    : '';
+  return [header, rows, footer].filter(Boolean).join('\n\n');
 }

@@ -7,15 +7,19 @@
  *   npm run bench -- stream         the chat endpoint's live text against streamText in process, same model
  *   npm run bench -- step           wall ms of an agent step: Cadre, the bare activity floor and the local-activity limit, eager dispatch off and on
  *   npm run bench -- tenants        one tenant's turns while another floods the worker, fairness off and on
+ *   npm run bench -- faults         on the project's Temporal cluster: each part killed while runs work and sessions wait
+ *   npm run bench -- scale          on the project's Temporal cluster: steps per second, approvals and sessions waiting by the thousand, against the floor
  * With `--write-docs`, the run's figures also replace that benchmark's table in docs/benchmarks.md,
  * stamped with the commit, the date and the machine.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { reported } from './bench-env';
 import { writeBenchDocs } from './docs-table';
+import { faultsBench } from './faults';
 import { floorBench } from './floor';
 import { historyBench } from './history';
 import { longSessionBench } from './long-session';
+import { scaleBench } from './scale';
 import { sessionsBench } from './sessions';
 import { stepBench } from './step';
 import { streamBench } from './stream';
@@ -24,9 +28,11 @@ import { tenantsBench } from './tenants';
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
 const benches: Record<string, () => Promise<void>> = {
+  faults: faultsBench,
   floor: floorBench,
   history: historyBench,
   'long-session': longSessionBench,
+  scale: scaleBench,
   sessions: sessionsBench,
   step: stepBench,
   stream: streamBench,

@@ -15,10 +15,17 @@ import {
 import { floorApprovalWorkflow, floorApproveUpdate } from './floor-workflows';
 import { cadreToolStarts, floorToolStarts } from './tool-starts';
 
-const burst = Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
-const oneAtATime = 20;
-/** Burst trials (`CADRE_BENCH_TRIALS`, as for the other measures); the median trial of each side is reported. */
-const trials = Number(process.env.CADRE_BENCH_TRIALS ?? 3);
+/** How an approval measure runs and what its figure lines say. */
+export interface ApprovalLatencyOptions {
+  /** Runs approved at once in each burst. @default CADRE_BENCH_APPROVALS, or 200 */
+  burst?: number;
+  /** Burst trials; the median trial of each side is reported. @default CADRE_BENCH_TRIALS, or 3 */
+  trials?: number;
+  /** Approvals one after another before the bursts. @default 20 */
+  oneAtATime?: number;
+  /** Extra fields of every figure line, e.g. the benchmark's name and its server. @default { bench: 'floor' } */
+  label?: Record<string, unknown>;
+}
 
 /** Runs of both kinds, each waiting for one approval. */
 interface Waiting {
@@ -89,7 +96,16 @@ async function burstOf(waiting: Waiting, side: 'cadre' | 'floor'): Promise<numbe
  * goes first alternates between trials, so neither side inherits the other's leftover work.
  * `workers` are the worker processes serving `client` and `floor`: their CPU is not the server's.
  */
-export async function approvalLatency(client: AgentClient, floor: Floor, workers: MeasuredWorkers): Promise<void> {
+export async function approvalLatency(
+  client: AgentClient,
+  floor: Floor,
+  workers: MeasuredWorkers,
+  options: ApprovalLatencyOptions = {},
+): Promise<void> {
+  const burst = options.burst ?? Number(process.env.CADRE_BENCH_APPROVALS ?? 200);
+  const trials = options.trials ?? Number(process.env.CADRE_BENCH_TRIALS ?? 3);
+  const oneAtATime = options.oneAtATime ?? 20;
+  const label = options.label ?? { bench: 'floor' };
   const single = { cadre: [] as number[], floor: [] as number[] };
   const singles = await startWaiting(client, floor, oneAtATime);
   await untilServerQuiet(workers);
@@ -115,7 +131,7 @@ export async function approvalLatency(client: AgentClient, floor: Floor, workers
     const cadre = percentile(medianTrial(bursts, (trial) => percentile(trial.cadre, p)).cadre, p);
     const bare = percentile(medianTrial(bursts, (trial) => percentile(trial.floor, p)).floor, p);
     report({
-      bench: 'floor',
+      ...label,
       measure: `approve-to-tool-start-burst-p${p}-ms`,
       approvals: burst,
       trials,
@@ -128,7 +144,7 @@ export async function approvalLatency(client: AgentClient, floor: Floor, workers
     });
   }
   report({
-    bench: 'floor',
+    ...label,
     measure: 'approve-to-tool-start-one-at-a-time-p50-ms',
     approvals: oneAtATime,
     cadre: percentile(single.cadre, 50),

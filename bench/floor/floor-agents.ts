@@ -99,4 +99,14 @@ export const floorAgents = [
       toolMessages(prompt) > 0 ? [] : [{ toolName: 'act', input: { id: firstUserText(prompt) } }],
     ),
   }),
+  // A chat session for the scale bench: each user message gets one model call, whose start is noted as `<first message>:<turn>`.
+  defineAgent({
+    name: 'floor-chat',
+    streaming: false,
+    model: benchModel('chat', async (prompt) => {
+      const turn = prompt.filter((message) => message.role === 'user').length;
+      cadreToolStarts.note(`${firstUserText(prompt)}:${turn}`);
+      return [];
+    }),
+  }),
 ];

@@ -14,6 +14,8 @@ export const floorId = (kind: string) => `floor-${kind}-${randomUUID()}`;
 /** Worker processes the bench started: their CPU is the worker's, not the server's, and their heaps are collected with this one's. */
 export interface MeasuredWorkers {
   processes: ReadonlyArray<{ pid: number; collectGarbage(): Promise<void> }>;
+  /** Processes outside this one's tree whose CPU is the server's too, with everything below them (a daemonized PostgreSQL). */
+  serverRoots?: readonly number[];
 }
 
 const noWorkers: MeasuredWorkers = { processes: [] };
@@ -33,14 +35,21 @@ const threadKinds: Record<string, ThreadKind> = {
 
 /**
  * CPU milliseconds of the worker (this process, which holds the clients, and any worker process
- * of `workers`) and of the server (every other process below this one: the dev server's).
+ * of `workers`) and of the server (every other process below this one: the dev server's or the
+ * cluster's services; and `workers.serverRoots` with theirs).
  */
 function cpuNow(workers: MeasuredWorkers = noWorkers): { worker: number; server: number } {
   const own = process.cpuUsage();
   const stats = processStats();
   const ticks = (pids: Iterable<number>) => [...pids].reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0);
   const workerPids = new Set(workers.processes.flatMap((each) => [each.pid, ...below(stats, each.pid)]));
-  const serverPids = [...below(stats, process.pid)].filter((pid) => !workerPids.has(pid));
+  const roots = workers.serverRoots ?? [];
+  const serverTree = new Set([
+    ...below(stats, process.pid),
+    ...roots,
+    ...roots.flatMap((root) => [...below(stats, root)]),
+  ]);
+  const serverPids = [...serverTree].filter((pid) => !workerPids.has(pid));
   // 100 ticks a second
   return { worker: (own.user + own.system) / 1000 + ticks(workerPids) * 10, server: ticks(serverPids) * 10 };
 }

@@ -22,7 +22,7 @@ export class ToolStarts {
   }
 }
 
-/** Starts of Cadre's `act` tool (the `floor-approver` agent). */
+/** Starts of Cadre's `act` tool (the `floor-approver` agent) and of the `floor-chat` agent's model calls. */
 export const cadreToolStarts = new ToolStarts();
-/** Starts of the floor's `floorTool` activity. */
+/** Starts of the floor's `floorTool` and `floorChatModel` activities. */
 export const floorToolStarts = new ToolStarts();

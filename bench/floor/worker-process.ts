@@ -29,10 +29,20 @@ function benchTelemetry() {
 }
 
 /** The side's worker, with what it opened to close after it stops. */
-async function createWorker(): Promise<{ run(): Promise<void>; shutdown(): void; close(): Promise<void> }> {
+async function createWorker(): Promise<{
+  run(): Promise<void>;
+  shutdown(): void;
+  close(): Promise<void>;
+  maxCachedWorkflows: number;
+}> {
   if (side === 'cadre') {
     const worker = await createBenchWorker(floorAgents, { address, namespace, storeUrl }, taskQueue, benchTelemetry());
-    return { run: () => worker.run(), shutdown: () => worker.shutdown(), close: () => worker.store.close() };
+    return {
+      run: () => worker.run(),
+      shutdown: () => worker.shutdown(),
+      close: () => worker.store.close(),
+      maxCachedWorkflows: worker.worker.options.maxCachedWorkflows,
+    };
   }
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
@@ -42,7 +52,12 @@ async function createWorker(): Promise<{ run(): Promise<void>; shutdown(): void;
     workflowsPath: require.resolve('./floor-workflows'),
     activities: floorActivities,
   });
-  return { run: () => worker.run(), shutdown: () => worker.shutdown(), close: () => connection.close() };
+  return {
+    run: () => worker.run(),
+    shutdown: () => worker.shutdown(),
+    close: () => connection.close(),
+    maxCachedWorkflows: worker.options.maxCachedWorkflows,
+  };
 }
 
 const send = (message: WorkerProcessMessage) => process.send?.(message);
@@ -60,7 +75,7 @@ async function main(): Promise<void> {
     }
     if (message === 'stop') worker.shutdown();
   });
-  send({ type: 'ready' });
+  send({ type: 'ready', maxCachedWorkflows: worker.maxCachedWorkflows });
   await running;
   await worker.close();
 }

@@ -5,7 +5,8 @@ import type { Floor } from './floor-measure';
 import { cadreToolStarts, floorToolStarts } from './tool-starts';
 
 /** What a worker process tells the bench's process. */
-export type WorkerProcessMessage = { type: 'ready' } | { type: 'gc' } | { type: 'tool-start'; id: string; at: number };
+export type WorkerProcessMessage =
+  { type: 'ready'; maxCachedWorkflows: number } | { type: 'gc' } | { type: 'tool-start'; id: string; at: number };
 
 /** A side's worker running in a process of its own (`worker-process.ts`). */
 export class WorkerProcess {
@@ -15,6 +16,8 @@ export class WorkerProcess {
     private readonly child: ChildProcess,
     private readonly exited: Promise<number | null>,
     side: 'cadre' | 'floor',
+    /** The size of the worker's workflow cache, as its Temporal worker compiled it. */
+    readonly maxCachedWorkflows: number,
   ) {
     const starts = side === 'cadre' ? cadreToolStarts : floorToolStarts;
     child.on('message', (message: WorkerProcessMessage) => {
@@ -50,15 +53,18 @@ export class WorkerProcess {
       },
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await Promise.race([
-      new Promise<void>((resolve) =>
-        child.once('message', (message: WorkerProcessMessage) => message.type === 'ready' && resolve()),
+    const maxCachedWorkflows = await Promise.race([
+      new Promise<number>((resolve) =>
+        child.once(
+          'message',
+          (message: WorkerProcessMessage) => message.type === 'ready' && resolve(message.maxCachedWorkflows),
+        ),
       ),
       exited.then((code) => {
         throw new Error(`The ${side} worker process exited with code ${code} before it polled.`);
       }),
     ]);
-    return new WorkerProcess(child, exited, side);
+    return new WorkerProcess(child, exited, side, maxCachedWorkflows);
   }
 
   /** The process id, whose CPU the measures charge to the worker. */
@@ -94,17 +100,16 @@ export interface SeparateWorkers {
  * that neither side's figures include the other's code sharing its process (its heap, its
  * compiled code and the type feedback both feed), nor the clients' work, as in a deployment.
  */
-export async function startSeparateWorkers(env: {
-  address: string;
-  namespace: string;
-  storeUrl: string;
-}): Promise<SeparateWorkers> {
+export async function startSeparateWorkers(
+  env: { address: string; namespace: string; storeUrl: string },
+  extraEnv: Record<string, string> = {},
+): Promise<SeparateWorkers> {
   const suffix = `${process.pid}-${Date.now()}`;
   const cadreQueue = `cadre-${suffix}`;
   const floorQueue = `floor-${suffix}`;
   const processes = await Promise.all([
-    WorkerProcess.start(env, 'cadre', cadreQueue),
-    WorkerProcess.start(env, 'floor', floorQueue),
+    WorkerProcess.start(env, 'cadre', cadreQueue, extraEnv),
+    WorkerProcess.start(env, 'floor', floorQueue, extraEnv),
   ]);
   const cadre = await AgentClient.connect({
     address: env.address,

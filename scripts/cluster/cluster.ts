@@ -142,6 +142,15 @@ export function runningClusterAddress(): string | undefined {
   return state ? `127.0.0.1:${state.ports.frontend}` : undefined;
 }
 
+/** The cluster's PostgreSQL while the cluster is up: its postmaster's pid and a URL of one of its databases. */
+export function clusterPostgres(): { pid: number; url(database: string): string } {
+  const state = readState();
+  const pid = state?.pids.postgres;
+  if (!state || pid === undefined) throw new ClusterError('No cluster is up. Run `npm run cluster -- up` first.');
+  const { user, password } = database;
+  return { pid, url: (name) => `postgres://${user}:${password}@127.0.0.1:${state.ports.postgres}/${name}` };
+}
+
 /** The parts `clusterRestart` can kill and start again. */
 export const restartableParts = [...clusterServices, 'postgres'] as const;
 

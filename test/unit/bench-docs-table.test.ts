@@ -97,6 +97,90 @@ describe('the benchmarks page rewrite', () => {
     );
   });
 
+  it('lays out the scale bench as steps per second, approvals and sessions waiting, each pair Cadre then floor', () => {
+    const server = 'Temporal 1.30.9, 4 services on PostgreSQL, eager dispatch on';
+    const scale = [
+      {
+        bench: 'scale',
+        server,
+        measure: 'steps-per-second',
+        runsAtOnce: 8,
+        cadre: 30,
+        floor: 36,
+        ratio: 1.2,
+        workerCpuMsPerStep: { cadre: 13.5, floor: 8.5 },
+        serverCpuMsPerStep: { cadre: 45, floor: 37 },
+        target: 'ratio <= 1.15',
+      },
+      {
+        bench: 'scale',
+        server,
+        measure: 'approve-to-tool-start-burst-p99-ms',
+        approvals: 128,
+        cadre: 2361,
+        floor: 2223,
+        ratio: 1.06,
+        target: 'none',
+      },
+      {
+        bench: 'scale',
+        server,
+        measure: 'sessions-waiting',
+        sessions: 5000,
+        maxCachedWorkflows: { cadre: 2395, floor: 2395 },
+        workerRssMb: { cadre: 900, floor: 600 },
+        perSession: {
+          cadre: { workerRssKib: 100, temporalBytes: 20000, storeBytes: 5000 },
+          floor: { workerRssKib: 60, temporalBytes: 15000, storeBytes: 0 },
+        },
+        wakeToModelCallMs: { cadre: { oldest: 90, newest: 50 }, floor: { oldest: 40, newest: 25 } },
+        cpuMsPerStepWhileWaiting: { cadre: { worker: 14, server: 46 }, floor: { worker: 9, server: 38 } },
+      },
+    ];
+    const lines = benchTable('scale', scale).split('\n');
+    expect(lines[0]).toBe(`Server: ${server}. Pairs read Cadre / floor. Each worker's workflow cache held 2,395 runs.`);
+    expect(lines).toContain('| 8 | 30 | 36 | 1.2x | 13.5 / 8.5 | 45 / 37 | ratio <= 1.15 |');
+    expect(lines).toContain('| burst-p99 (128 runs) | 2,361 ms | 2,223 ms | 1.06x |  |');
+    expect(lines).toContain(
+      '| 5,000 | 900 / 600 | 100 KiB / 60 KiB | 20,000 / 15,000 | 5,000 / 0 | 90 ms / 40 ms | 50 ms / 25 ms | 14 / 9 | 46 / 38 |',
+    );
+  });
+
+  it('lays out the faults bench as one row per part killed, then the waiting sessions answered', () => {
+    const server = 'Temporal 1.30.9, 4 services on PostgreSQL';
+    const fault = { bench: 'faults', server, runs: 50, sessionsWaiting: 200, runsLost: 0, toolCallsRunTwice: 1 };
+    const faults = [
+      {
+        ...fault,
+        killed: 'history',
+        restartMs: 5120,
+        modelStepsBilledTwice: 0,
+        invalidTranscripts: 0,
+        workflowTaskFailures: 0,
+        workflowTaskTimeouts: 2,
+        longestStallMs: 7400,
+        longestRunGapMs: 9100,
+      },
+      {
+        bench: 'faults',
+        server,
+        measure: 'waiting-sessions-answered-after-every-fault',
+        sessions: 200,
+        answered: 200,
+        ranTwice: 0,
+        allAnsweredMs: 3100,
+      },
+    ];
+    const lines = benchTable('faults', faults).split('\n');
+    expect(lines[0]).toBe(
+      `Server: ${server}. 50 runs in flight at each fault, 200 sessions waiting for an approval through all of them.`,
+    );
+    expect(lines).toContain('| history | 5,120 ms | 0 | 1 | 0 | 0 | 0 | 2 | 7,400 ms | 9,100 ms |');
+    expect(lines.at(-1)).toBe(
+      'After the four faults, 200 of 200 waiting sessions ran their approved tool (0 twice), all within 3,100 ms of the approvals.',
+    );
+  });
+
   it('writes a page on disk, and refuses a run that reported nothing', () => {
     const folder = mkdtempSync(join(tmpdir(), 'cadre-bench-docs-'));
     try {
@@ -114,7 +198,7 @@ describe('the benchmarks page rewrite', () => {
 
   it('finds a section for every benchmark in docs/benchmarks.md', () => {
     const markdown = readFileSync(benchmarksPage, 'utf8');
-    for (const bench of ['history', 'long-session', 'sessions', 'floor']) {
+    for (const bench of ['history', 'long-session', 'sessions', 'floor', 'step', 'scale', 'faults']) {
       expect(() => rewriteBenchSection(markdown, bench, 'a table')).not.toThrow();
     }
   });
