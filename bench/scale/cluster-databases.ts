@@ -15,7 +15,7 @@ export interface DatabaseBytes {
 /** The cluster's PostgreSQL as the scale bench uses it: a fresh store database, and every database's size. */
 export class ClusterDatabases {
   private constructor(
-    private readonly admin: Client,
+    private readonly adminUrl: string,
     private readonly storeDatabase: string,
     private readonly sqliteFile: string | undefined,
     /** The postmaster's pid: its processes' CPU is the server's. */
@@ -30,19 +30,18 @@ export class ClusterDatabases {
    */
   static async open(sqliteStore?: string): Promise<ClusterDatabases> {
     const postgres = clusterPostgres();
-    const admin = new Client({ connectionString: postgres.url('postgres') });
-    await admin.connect();
+    const adminUrl = postgres.url('postgres');
     const storeDatabase = `cadre_scale_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${storeDatabase}`);
+    await query(adminUrl, `CREATE DATABASE ${storeDatabase}`);
     const sqliteFile = sqliteStore?.replace(/^sqlite:/, '');
     const storeUrl = sqliteStore ?? postgres.url(storeDatabase);
-    return new ClusterDatabases(admin, storeDatabase, sqliteFile, postgres.pid, storeUrl);
+    return new ClusterDatabases(adminUrl, storeDatabase, sqliteFile, postgres.pid, storeUrl);
   }
 
   /** The size of each database now (its files: a table grows its file as it takes pages). */
   async bytes(): Promise<DatabaseBytes> {
     const size = async (name: string) =>
-      Number((await this.admin.query('SELECT pg_database_size($1) AS bytes', [name])).rows[0].bytes);
+      Number((await query(this.adminUrl, 'SELECT pg_database_size($1) AS bytes', [name]))[0]?.bytes);
     return {
       temporal: await size('temporal'),
       visibility: await size('temporal_visibility'),
@@ -52,10 +51,23 @@ export class ClusterDatabases {
     };
   }
 
-  /** Drops the store's database (its connections first) and closes. */
+  /** Drops the store's database, closing its connections first. */
   async close(): Promise<void> {
-    await this.admin.query(`DROP DATABASE IF EXISTS ${this.storeDatabase} WITH (FORCE)`);
-    await this.admin.end();
+    await query(this.adminUrl, `DROP DATABASE IF EXISTS ${this.storeDatabase} WITH (FORCE)`);
+  }
+}
+
+/**
+ * Runs one statement on a connection of its own: a connection kept open would fail the bench when
+ * the faults bench restarts PostgreSQL.
+ */
+async function query(url: string, sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows;
+  } finally {
+    await client.end();
   }
 }
 

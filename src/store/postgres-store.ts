@@ -89,7 +89,8 @@ export class PostgresConversationStore extends SqlConversationStore {
   }
 }
 
-class PostgresDriver implements SqlDriver {
+/** The store's connection pool: queries and transactions, connection failures as `StoreUnavailableError`. */
+export class PostgresDriver implements SqlDriver {
   readonly dialect = 'postgres' as const;
   readonly address: string;
   private readonly pool: pg.Pool;
@@ -117,7 +118,7 @@ class PostgresDriver implements SqlDriver {
       failure = error;
       throw this.translate(error);
     } finally {
-      client.release(isConnectionFailure(failure) ? (failure as Error) : undefined);
+      checkIn(client, failure);
     }
   }
 
@@ -134,8 +135,7 @@ class PostgresDriver implements SqlDriver {
       if (!isConnectionFailure(error)) await run(client, 'ROLLBACK').catch(() => undefined);
       throw this.translate(error);
     } finally {
-      // A broken connection is destroyed rather than handed to the next query.
-      client.release(isConnectionFailure(failure) ? (failure as Error) : undefined);
+      checkIn(client, failure);
     }
   }
 
@@ -144,12 +144,18 @@ class PostgresDriver implements SqlDriver {
   }
 
   private async connect(): Promise<pg.PoolClient> {
+    let client: pg.PoolClient;
     try {
-      return await this.pool.connect();
+      client = await this.pool.connect();
     } catch (error) {
       // Any failure to get a connection means the store is unusable now, whatever its code.
       throw new StoreUnavailableError(this.address, error);
     }
+    // A connection the server drops while it is checked out (a restart, `pg_terminate_backend`)
+    // fails its query, which reaches the caller, and also emits 'error' on the client: unheard,
+    // that event would end the process. The pool listens only while the connection is idle.
+    client.on('error', droppedWhileCheckedOut);
+    return client;
   }
 
   private translate(error: unknown): unknown {
@@ -157,6 +163,15 @@ class PostgresDriver implements SqlDriver {
       ? new StoreUnavailableError(this.address, error)
       : error;
   }
+}
+
+/** Heard while a connection is checked out: its query's own failure is what the caller sees. */
+function droppedWhileCheckedOut(): void {}
+
+/** Gives a connection back to the pool; a broken one is destroyed rather than handed to the next query. */
+function checkIn(client: pg.PoolClient, failure: unknown): void {
+  client.removeListener('error', droppedWhileCheckedOut);
+  client.release(isConnectionFailure(failure) ? (failure as Error) : undefined);
 }
 
 async function run<Row extends object>(
