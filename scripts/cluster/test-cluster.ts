@@ -10,9 +10,11 @@ import { clusterDown, clusterUp, runningClusterAddress } from './cluster';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** Suites that exercise each kind of run end to end: loop, subagents, approvals, attention, tenants. */
+/** Suites that exercise each kind of run end to end: loop, subagents, approvals, attention, tenants, and a worker killed during a tool and during a model step. */
 export const clusterCoreSuites = [
   'test/cluster/',
+  'test/faults/tool-crash.test.ts',
+  'test/faults/step-callback-crash.test.ts',
   'test/integration/agent-loop.test.ts',
   'test/integration/cancellation.test.ts',
   'test/subagents/subagents.test.ts',

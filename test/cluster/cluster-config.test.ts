@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { temporalServerVersion } from '../../scripts/cluster/cluster-build';
+import { temporalServerVersion, temporalUiVersion } from '../../scripts/cluster/cluster-build';
 import { composeSearchAttributes } from '../../scripts/cluster/cluster';
 import {
   clusterDynamicConfig,
@@ -20,6 +20,11 @@ describe('the cluster the scripts run and the compose users deploy', () => {
     const images = [...compose.matchAll(/image: temporalio\/(server|admin-tools):(\S+)/g)].map((match) => match[2]);
     expect(images.length).toBe(3);
     for (const version of images) expect(version).toBe(temporalServerVersion);
+  });
+
+  it('run the same Temporal UI version', () => {
+    const ui = [...compose.matchAll(/image: temporalio\/ui:(\S+)/g)].map((match) => match[1]);
+    expect(ui).toEqual([temporalUiVersion]);
   });
 
   it("run the compose's dynamic config, which bounds ids to PostgreSQL's 255 characters; eager dispatch only on request", () => {
