@@ -13,6 +13,7 @@ import type { AgentHandle } from '../../src/client/agent-handle';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { reactiveModel, userTexts } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { makeBuildCurrent } from '../helpers/current-build';
 import { waitFor } from '../helpers/wait';
 
 type Build = 'A' | 'B';
@@ -55,19 +56,7 @@ describe('an idle session on a cluster that flags a new current build', () => {
 
   /** Makes `build` current, once Temporal knows the version (its worker has polled). */
   const makeCurrent = (build: Build) =>
-    waitFor(async () => {
-      try {
-        await client.client.workflowService.setWorkerDeploymentCurrentVersion({
-          namespace: testNamespace(),
-          deploymentName: deployment,
-          buildId: build,
-          identity: 'upgrade-on-continue-as-new-test',
-        });
-        return true;
-      } catch {
-        return false;
-      }
-    }, `build ${build} made current`);
+    makeBuildCurrent(client.client, { namespace: testNamespace(), deployment, buildId: build });
 
   /** Waits until the session is idle after its `activations`th turn. */
   const idleAfter = (session: AgentHandle, activations: number) =>

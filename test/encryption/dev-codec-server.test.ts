@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { startDevCodecServer } from '../../src/cli/dev-codec-server';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
-import { startDevServer } from '../../src/server/dev-server';
+import { startOwnDevServer } from '../helpers/own-dev-server';
 import { waitFor } from '../helpers/wait';
 
 describe("cadre dev's codec server", () => {
@@ -29,7 +29,7 @@ describe("cadre dev's codec server", () => {
     const lines: string[] = [];
     const codec = await startDevCodecServer((line) => lines.push(line), 0);
     expect(codec).toBeDefined();
-    const server = await startDevServer({ port: 0, dbFile: null, uiCodecEndpoint: codec!.url });
+    const server = await startOwnDevServer({ port: 0, dbFile: null, uiCodecEndpoint: codec!.url });
     try {
       expect(lines.join('\n')).toContain(`codec server:    ${codec!.url} (payloads encrypted with key 'dev')`);
       let settings: { Codec?: { Endpoint?: string } } = {};

@@ -7,10 +7,11 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { ModelRegistry } from '../../src/agents/model-registry';
 import { type CodecHttpServer, startCodecServer } from '../../src/codec/codec-http-server';
-import { startDevServer, type DevServer } from '../../src/server/dev-server';
+import type { DevServer } from '../../src/server/dev-server';
 import type { ConversationStore } from '../../src/store/conversation-store';
 import { SqliteConversationStore } from '../../src/store/sqlite-store';
 import { findFreePort } from '../../src/server/free-port';
+import { startOwnDevServer } from '../helpers/own-dev-server';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import type { AgentTestEnvironment } from '../../src/testing/agent-test-environment-options';
 import { callTool, scriptedModel } from '../helpers/scripted-model';
@@ -41,7 +42,8 @@ describe('Temporal UI with the codec server as its codec endpoint', () => {
     const uiPort = await findFreePort();
     store = await SqliteConversationStore.open(':memory:', { payloadKeys });
     codec = await startCodecServer({ payloadKeys, port: 0, allowedOrigins: [`http://127.0.0.1:${uiPort}`], store });
-    server = await startDevServer({ port: 0, uiPort, dbFile: null, uiCodecEndpoint: codec.url });
+    // Its own server, whose Temporal UI uses this codec server (the cluster's UI takes its endpoint when it comes up).
+    server = await startOwnDevServer({ port: 0, uiPort, dbFile: null, uiCodecEndpoint: codec.url });
     const lookup = tool({
       description: 'Reads a customer record.',
       inputSchema: z.object({ name: z.string() }),

@@ -7,7 +7,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
-import { waitFor } from '../helpers/wait';
+import { makeBuildCurrent } from '../helpers/current-build';
 
 const slowly = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 400));
 
@@ -37,19 +37,7 @@ describe('a pinned run on a worker with local activities', () => {
     });
     running = worker.run();
     client = await AgentClient.connect({ address: testAddress(), namespace: testNamespace(), taskQueue });
-    await waitFor(async () => {
-      try {
-        await client.client.workflowService.setWorkerDeploymentCurrentVersion({
-          namespace: testNamespace(),
-          deploymentName: deployment,
-          buildId: 'A',
-          identity: 'pinned-hand-off-test',
-        });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'build A made current');
+    await makeBuildCurrent(client.client, { namespace: testNamespace(), deployment, buildId: 'A' });
   });
   afterAll(async () => {
     worker.shutdown();

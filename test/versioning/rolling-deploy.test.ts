@@ -14,6 +14,7 @@ import { type DevServer, startDevServer } from '../../src/server';
 import { agentBundlerOptions, agentWorkflowsPath } from '../../src/worker/workflow-bundle-options';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { callTool, lastToolResult, reactiveModel, userTexts } from '../helpers/scripted-model';
+import { makeBuildCurrent } from '../helpers/current-build';
 import { waitFor } from '../helpers/wait';
 import { runCadre as cadre } from '../helpers/cli-process';
 
@@ -149,21 +150,8 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
   }
 
   /** Makes `build` current, once Temporal knows the version (its workers have polled). */
-  async function makeCurrent(build: Build): Promise<void> {
-    await waitFor(async () => {
-      try {
-        await client.client.workflowService.setWorkerDeploymentCurrentVersion({
-          namespace: server.namespace,
-          deploymentName: deployment,
-          buildId: build,
-          identity: 'rolling-deploy-test',
-        });
-        return true;
-      } catch {
-        return false;
-      }
-    }, `build ${build} made current`);
-  }
+  const makeCurrent = (build: Build) =>
+    makeBuildCurrent(client.client, { namespace: server.namespace, deployment, buildId: build });
 
   const pendingApproval = async (handle: AgentHandle) => {
     await waitFor(
