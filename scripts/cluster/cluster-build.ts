@@ -47,7 +47,8 @@ export async function buildServer(bin: string): Promise<void> {
   const stamp = path.join(bin, 'temporal-server.version');
   const built = ['temporal-server', 'temporal-sql-tool'].every((name) => fs.existsSync(path.join(bin, name)));
   if (built && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === temporalServerVersion) return;
-  if (spawnSync('go', ['version']).status !== 0) {
+  // The same environment as the build below, so both look for Go on the same PATH.
+  if (spawnSync('go', ['version'], { env: process.env }).status !== 0) {
     throw new ClusterError(
       'Go is not on PATH: the cluster builds Temporal from the Go module proxy. Install Go 1.22 or newer.',
     );
