@@ -163,16 +163,17 @@ async function sessionGrowth(
   if (!cadreProcess || !floorProcess) throw new Error('The scale bench needs both worker processes.');
   await Promise.all(workers.processes.map((each) => each.collectGarbage()));
   const rssBefore = { cadre: processRssMb(cadreProcess.pid), floor: processRssMb(floorProcess.pid) };
-  const bytesBefore = await databases.bytes();
-  const grown = { cadre: { ...bytesBefore }, floor: { ...bytesBefore } };
+  // Each side's growth of the databases, summed over the windows in which its sessions started.
+  const none: DatabaseBytes = { temporal: 0, visibility: 0, store: 0 };
+  const grown = { cadre: none, floor: none };
   for (const stage of stages) {
     // Each side's sessions in turn, so that each side's database bytes are its own.
-    let before = await databases.bytes();
+    const before = await databases.bytes();
     await sessions.grow('cadre', stage);
-    grown.cadre = add(grown.cadre, minus(await databases.bytes(), before));
-    before = await databases.bytes();
+    const between = await databases.bytes();
     await sessions.grow('floor', stage);
-    grown.floor = add(grown.floor, minus(await databases.bytes(), before));
+    grown.cadre = add(grown.cadre, minus(between, before));
+    grown.floor = add(grown.floor, minus(await databases.bytes(), between));
     await Promise.all(workers.processes.map((each) => each.collectGarbage()));
     const rss = { cadre: processRssMb(cadreProcess.pid), floor: processRssMb(floorProcess.pid) };
     const wake = await sessions.wakeFigures(3);
@@ -180,14 +181,11 @@ async function sessionGrowth(
       cadre: await stepCpu(workers, measured, idle, 'cadre'),
       floor: await stepCpu(workers, measured, idle, 'floor'),
     };
-    const perSession = (side: 'cadre' | 'floor') => {
-      const bytes = minus(grown[side], bytesBefore);
-      return {
-        workerRssKib: Math.round(((rss[side] - rssBefore[side]) * 1024) / stage),
-        temporalBytes: Math.round((bytes.temporal + bytes.visibility) / stage),
-        storeBytes: Math.round(bytes.store / stage),
-      };
-    };
+    const perSession = (side: 'cadre' | 'floor') => ({
+      workerRssKib: Math.round(((rss[side] - rssBefore[side]) * 1024) / stage),
+      temporalBytes: Math.round((grown[side].temporal + grown[side].visibility) / stage),
+      storeBytes: Math.round(grown[side].store / stage),
+    });
     report({
       bench: 'scale',
       server,

@@ -40,14 +40,16 @@ export class ClusterDatabases {
 
   /** The size of each database now (its files: a table grows its file as it takes pages). */
   async bytes(): Promise<DatabaseBytes> {
-    const size = async (name: string) =>
-      Number((await query(this.adminUrl, 'SELECT pg_database_size($1) AS bytes', [name]))[0]?.bytes);
+    // One connection and one statement for the three sizes.
+    const [row] = await query(
+      this.adminUrl,
+      "SELECT pg_database_size('temporal') AS temporal, pg_database_size('temporal_visibility') AS visibility, pg_database_size($1) AS store",
+      [this.storeDatabase],
+    );
     return {
-      temporal: await size('temporal'),
-      visibility: await size('temporal_visibility'),
-      store: this.sqliteFile
-        ? fileBytes(this.sqliteFile) + fileBytes(`${this.sqliteFile}-wal`)
-        : await size(this.storeDatabase),
+      temporal: Number(row?.temporal),
+      visibility: Number(row?.visibility),
+      store: this.sqliteFile ? fileBytes(this.sqliteFile) + fileBytes(`${this.sqliteFile}-wal`) : Number(row?.store),
     };
   }
 

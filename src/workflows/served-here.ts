@@ -19,8 +19,7 @@ export function notServedHere(error: unknown): boolean {
  * history, so replays take it at the same point.
  */
 export class RunQueues {
-  /** Where the next call goes. */
-  current: string;
+  private queue: string;
 
   constructor(
     /** The agent's own queue (`<taskQueue>/<agent>`). */
@@ -28,7 +27,12 @@ export class RunQueues {
     /** The workflow's task queue, when the worker that described the run serves the agent. */
     workflowQueue?: string,
   ) {
-    this.current = workflowQueue ?? agentQueue;
+    this.queue = workflowQueue ?? agentQueue;
+  }
+
+  /** Where the next call goes. */
+  get current(): string {
+    return this.queue;
   }
 
   /**
@@ -41,7 +45,7 @@ export class RunQueues {
     // The refusing worker names its queue. On the agent's own queue a refusal is final (every poller there serves the agent).
     const [queue] = ((error as ActivityFailure).cause as ApplicationFailure).details ?? [];
     if (queue === this.agentQueue) return false;
-    this.current = this.agentQueue;
+    this.queue = this.agentQueue;
     return true;
   }
 }
