@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyAgentDefinition } from '../src/agents/agent-definition';
-import { ModelRegistry } from '../src/agents/model-registry';
 import { AgentClient } from '../src/client/agent-client';
 import { startDevServer } from '../src/server/dev-server';
 import { type AgentWorker, createAgentWorker } from '../src/worker/create-agent-worker';
 import type { AgentWorkerOptions } from '../src/worker/create-agent-worker';
+import { demoModels } from '../test/helpers/demo-models';
 
 /** A benchmark's world: an in-memory dev server, a fresh SQLite store, one worker and one client. */
 export interface BenchEnv {
@@ -77,7 +77,7 @@ export function createBenchWorker(
     address: server.address,
     namespace: server.namespace,
     taskQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    models: demoModels(),
     store: server.storeUrl,
     approvalSecret: false,
     ...workerOptions,

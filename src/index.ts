@@ -5,73 +5,31 @@
  * `cadre/testing`, the chat backend `cadre/chat`, encryption and its codec server `cadre/codec`.
  */
 import './peers/assert-peers';
-export { defineAgent, ModelRegistry, DemoModel } from './agents';
+// Defining agents: what you write, and what your tools and memory providers receive.
+export { defineAgent, ModelRegistry } from './agents';
+export type { AgentDefinition, ModelFactory, ModelRegistryOptions, SubagentDefinition, SubagentResult } from './agents';
 export type {
-  AgentDefinition,
-  ModelCallSettings,
-  ModelRetrySettings,
-  ModelFactory,
-  ModelRegistryOptions,
-  SubagentDefinition,
-  SubagentResult,
-} from './agents';
-export type {
-  AgentCallSettings,
-  AgentOverrides,
   AnyAgentDefinition,
   InferAgentCallOptions,
   InferAgentOutput,
-  PrepareCallArgs,
   RuntimeContext,
-  ToolExecutionSettings,
 } from './agents/agent-definition';
-export type {
-  McpApprovalOptions,
-  McpHttpTransportSettings,
-  McpServerDefinition,
-  McpStdioTransportSettings,
-  McpToolApproval,
-  McpTransportSettings,
-} from './agents/mcp-servers';
+export type { McpServerDefinition } from './agents/mcp-servers';
 export { CadreError, ConfigurationError, type CadreErrorFields } from './errors';
-export { idempotencyKeyOf } from './activities/idempotency-key';
-export type { DurableToolExecutionOptions } from './activities/idempotency-key';
-export type { AgentMemoryOptions, MemoryScopeArgs } from './memory/memory-options';
+export { idempotencyKeyOf, type DurableToolExecutionOptions } from './activities/idempotency-key';
+export { estimateTokens } from './protocol/context-window';
 export { storeMemoryProvider, type StoreMemoryProviderOptions } from './memory/store-memory-provider';
 export { mem0Memory, type Mem0MemoryOptions } from './memory/mem0-memory';
 export type { MemoryProvider, RecallArgs, RememberArgs, MemoryToolEnvironment } from './memory/memory-provider';
-export type {
-  AgentMode,
-  AgentRunResult,
-  AgentStatus,
-  AgentStatusReport,
-  StopReason,
-  TranscriptPage,
-} from './protocol/definitions';
-export type { AgentEvent, AgentEventBody, EventPage } from './protocol/agent-events';
-export type { RunBuildReport } from './protocol/run-build';
-export type { ScheduleContext, ScheduleOverlap } from './protocol/schedules';
-export type {
-  ApprovalCancellation,
-  ApprovalDecision,
-  ApprovalDecisionInput,
-  ApprovalRefusal,
-  ApprovalRequest,
-  ApprovalsReport,
-} from './protocol/approval-types';
-export type { ChildRun } from './protocol/state-snapshot';
+export type { ScheduleContext } from './protocol/schedules';
+export type { ConversationStore } from './store';
+// What a run answers with, to a client in this process or any other.
+export type { AgentRunResult, AgentStatus, AgentStatusReport, StopReason } from './protocol/definitions';
+export type { AgentEvent } from './protocol/agent-events';
+export type { ApprovalDecision, ApprovalDecisionInput, ApprovalRequest } from './protocol/approval-types';
+export type { AttentionDecisionInput, AttentionRequest } from './protocol/attention-types';
 export type { AwaitedToolCall, ToolResultSubmission } from './protocol/client-tool-types';
-export type { WhileRunning } from './protocol/while-running';
-export type { OnFailure } from './agents/on-failure-setting';
-export type { RunPriority, RunTenant } from './protocol/run-priority';
-export type { TenantBudget, TenantBudgetPeriod } from './protocol/tenant-budget';
-export type { AttentionAction, AttentionDecisionInput, AttentionRequest } from './protocol/attention-types';
-export type { PromptPart, StoredPromptPart } from './protocol/prompt-content';
-export type { ToolLoopAgentLikeSettings } from './agents/define-agent';
+export type { ChildRun } from './protocol/state-snapshot';
+export type { PromptPart } from './protocol/prompt-content';
 export type { TokenUsage } from './protocol/token-usage';
-export type { AgentBudget, ModelPricing, Pricing, TreeUsage, UsageTotals } from './protocol/usage';
-export { treeUsageOf } from './protocol/usage';
-export type { ContextWindowSettings } from './agents/context-window-settings';
-export { estimateTokens, type ContextCompaction, type ContextWindowStrategy } from './protocol/context-window';
-export type { ConversationStore, ConversationRef, MessagePage, MessageRange, EventLogPage, StoreBatch } from './store';
-export type { AgentTelemetry, ContentRecording } from './telemetry';
+export type { TreeUsage, UsageTotals } from './protocol/usage';

@@ -161,8 +161,8 @@ export class AgentRegistry {
       throw new ConfigurationError(
         `Agent '${agent.name}' names no model and no default model is configured. Give it one ` +
           `(defineAgent({ model: 'openai:gpt-5-mini' })), set CADRE_MODEL with its provider's key ` +
-          `(OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL), or choose the offline ` +
-          `demo model with CADRE_MODEL=demo:scripted.`,
+          `(OPENAI_API_KEY, ANTHROPIC_API_KEY or CADRE_OPENAI_COMPATIBLE_BASE_URL), or, in the CLI's workers, ` +
+          `choose the offline demo model with CADRE_MODEL=demo:scripted.`,
       );
     }
     return typeof agent.model === 'string' ? agent.model : `agent:${agent.name}`;

@@ -1,7 +1,6 @@
 export type { AgentDefinition, AgentSpec, ModelCallSettings, ModelRetrySettings } from './agent-definition';
 export { AgentRegistry } from './agent-registry';
 export { defineAgent } from './define-agent';
-export { DemoModel, demoLabel } from './demo-model';
 export { ModelRegistry } from './model-registry';
 export type { ModelFactory, ModelRegistryOptions } from './model-registry';
 export { streamFromResult } from './stream-from-result';

@@ -2,7 +2,6 @@ import type { LanguageModel } from 'ai';
 import { ConfigurationError } from '../errors';
 import { peerProblem, requireOptionalPeer } from '../peers/peer-check';
 import { peerPackage } from '../peers/peer-packages';
-import { DemoModel } from './demo-model';
 import type * as OpenAiCompatible from '@ai-sdk/openai-compatible';
 import type * as OpenAi from '@ai-sdk/openai';
 import type * as Anthropic from '@ai-sdk/anthropic';
@@ -26,13 +25,10 @@ const providerVariables: Record<string, string> = {
   anthropic: 'ANTHROPIC_API_KEY',
 };
 
-/** The offline scripted demo model's route: chosen explicitly, never a silent fallback. */
-export const demoRoute = 'demo:scripted';
-
 /**
- * Maps routes like `openai:gpt-5-mini` to AI SDK models on the worker. The offline `demo`
- * provider is always present, but it is the default route only when chosen (`CADRE_MODEL=demo:scripted`
- * or `defaultRoute`); with no default, an agent that names no model is a configuration error.
+ * Maps routes like `openai:gpt-5-mini` to AI SDK models on the worker. With no default route, an
+ * agent that names no model is a configuration error. (The offline `demo:` provider is the CLI's:
+ * `cadre start`, `cadre dev` and `cadre worker` add it; a registry you make has only your providers.)
  */
 export class ModelRegistry {
   /** Route of agents that name no model; undefined when none is configured. */
@@ -41,9 +37,7 @@ export class ModelRegistry {
   private readonly models: Map<string, LanguageModel>;
 
   constructor(options: ModelRegistryOptions = {}) {
-    this.providers = new Map(
-      Object.entries({ demo: (modelId: string) => new DemoModel(modelId), ...options.providers }),
-    );
+    this.providers = new Map(Object.entries(options.providers ?? {}));
     this.models = new Map(Object.entries(options.models ?? {}));
     this.defaultRoute = options.defaultRoute;
   }
@@ -106,11 +100,6 @@ export class ModelRegistry {
     this.models.set(route, model);
   }
 
-  /** True when a provider other than the offline demo is configured. */
-  hasProvider(): boolean {
-    return [...this.providers.keys()].some((name) => name !== 'demo') || this.models.size > 0;
-  }
-
   /** The model of `route`; the error names the variable to set, or the configured providers. */
   resolve(route: string): LanguageModel {
     const exact = this.models.get(route);
@@ -129,21 +118,32 @@ export class ModelRegistry {
         `Model route '${route}' needs the ${provider} provider: set ${providerVariables[provider]} on the worker${install}.`,
       );
     }
+    if (!factory && provider === 'demo') {
+      throw new ConfigurationError(
+        `Model route '${route}' is the offline demo model, which only the CLI's workers serve (cadre start, ` +
+          `cadre dev, cadre worker). In a worker you create, use a configured provider; in tests, give ` +
+          `createAgentTestEnvironment the models of scriptedModels() from cadre/testing.`,
+      );
+    }
     if (!factory && provider.length > 0 && modelId.length > 0) {
       throw new ConfigurationError(
         `Model route '${route}' names provider '${provider}', which is not configured. For an OpenAI-compatible ` +
           `server set CADRE_OPENAI_COMPATIBLE_BASE_URL and CADRE_OPENAI_COMPATIBLE_NAME=${provider}; configured providers: ` +
-          `${[...this.providers.keys()].join(', ')}.`,
+          `${this.providerNames()}.`,
       );
     }
     if (!factory || modelId.length === 0) {
       throw new ConfigurationError(
         `Model route '${route}' cannot be resolved. Use '<provider>:<model>' with a configured provider ` +
-          `(${[...this.providers.keys()].join(', ')}); set OPENAI_API_KEY, ANTHROPIC_API_KEY or ` +
+          `(${this.providerNames()}); set OPENAI_API_KEY, ANTHROPIC_API_KEY or ` +
           `CADRE_OPENAI_COMPATIBLE_BASE_URL to add one.`,
       );
     }
     return factory(modelId);
+  }
+
+  private providerNames(): string {
+    return this.providers.size > 0 ? [...this.providers.keys()].join(', ') : 'none';
   }
 }
 

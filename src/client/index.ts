@@ -3,48 +3,20 @@
  * the conversation store readers, never the worker or its native code.
  */
 import '../peers/assert-peers';
-export { AgentClient } from './agent-client';
-export type {
-  AgentClientOptions,
-  AgentReference,
-  CallOptionsOfAgent,
-  OutputOfAgent,
-  StartAgentOptions,
-} from './agent-client';
-export type { AgentPrompt } from './prompt-input';
-export type { AttentionDecisionOptions } from './attention-decisions';
-export type { TenantBudgetOf, TenantOf } from './run-placement';
-export type { TenantUsageOptions } from './tenant-usage';
-export { maxPromptContentBytes } from '../protocol/prompt-content';
+// Starting and driving runs.
+export { AgentClient, type AgentClientOptions, type StartAgentOptions } from './agent-client';
 export { AgentHandle } from './agent-handle';
-export { forkMemoKey, type ForkMemo, type ForkOptions } from './run-fork';
-export type { ForkAt } from './fork-point';
-export { AgentScheduleHandle } from './agent-schedule-handle';
-export type { AgentScheduleChanges, AgentScheduleDescription, ScheduledRun } from './agent-schedule-handle';
-export type { AgentScheduleSummary } from './agent-schedules';
-export type { AgentScheduleOptions, AgentScheduleSpec } from './schedule-options';
+export type { AgentPrompt } from './prompt-input';
+export { maxPromptContentBytes } from '../protocol/prompt-content';
+export type { StreamedEvent, StreamOptions } from './tree-stream';
+export { forkMemoKey, type ForkOptions } from './run-fork';
 export { MemoryScope } from './memory-scope';
-export type { StreamCursor, StreamedEvent, StreamOptions, TextDeltaEvent } from './tree-stream';
-export { historySizeBytes } from './history-size';
-export { moveSessions, type MoveSessionsOptions, type SessionMoveOutcome } from './session-moves';
-export {
-  buildDrainage,
-  currentBuild,
-  openRunsOnBuild,
-  runVersioning,
-  type BuildDrainage,
-  type DeploymentBuild,
-  type RunVersioning,
-} from './deployment-builds';
-export {
-  resolveTemporalConnection,
-  defaultTemporalAddress,
-  defaultTemporalNamespace,
-  type TemporalConnectionConfig,
-  type TemporalConnectionOptions,
-  type TemporalConnectionSettings,
-} from './temporal-connection';
+export { AgentScheduleHandle } from './agent-schedule-handle';
+export type { AgentScheduleOptions } from './schedule-options';
+// Connecting, and the errors of connecting.
+export { resolveTemporalConnection, type TemporalConnectionOptions } from './temporal-connection';
 export { TemporalUnreachableError } from './temporal-unreachable';
-export { closableConnectionInterceptors, closableConnectionPlugin } from './closed-connection';
-export { CadreError, ConfigurationError, type CadreErrorFields } from '../errors';
-export type { TranscriptOptions, TranscriptView } from './model-view';
+export { closableConnectionInterceptors } from './closed-connection';
+// Rolling out a new build (docs/versioning.md).
+export { buildDrainage, currentBuild, openRunsOnBuild, runVersioning } from './deployment-builds';
+export { moveSessions, type MoveSessionsOptions } from './session-moves';

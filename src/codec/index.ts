@@ -6,6 +6,6 @@
 import '../peers/assert-peers';
 export { EncryptionCodec, PayloadDecryptionError } from './encryption-codec';
 export { encryptedDataConverter, encryptedFailureConverterPath } from './data-converter';
-export { parsePayloadKeys, type PayloadKey, type PayloadKeysInput } from './payload-keys';
-export { createCodecServer, type CodecServer, type CodecServerOptions, type CodecUser } from './codec-server';
-export { startCodecServer, type CodecHttpServer, type CodecHttpServerOptions } from './codec-http-server';
+export { parsePayloadKeys } from './payload-keys';
+export { createCodecServer, type CodecServer, type CodecServerOptions } from './codec-server';
+export { startCodecServer, type CodecHttpServerOptions } from './codec-http-server';

@@ -3,11 +3,4 @@
  * client with the Tasks extension polls it as a task. Needs `@modelcontextprotocol/server` and
  * `@modelcontextprotocol/node`. See docs/mcp.md.
  */
-export {
-  type CadreMcpServer,
-  createMcpServer,
-  type McpAgentEntry,
-  type McpServerOptions,
-  type McpUser,
-  tasksExtension,
-} from './mcp-server';
+export { type CadreMcpServer, createMcpServer, type McpServerOptions, type McpUser } from './mcp-server';

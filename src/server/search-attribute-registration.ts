@@ -25,7 +25,9 @@ const indexedValueTypes: Record<SearchAttributeType, number> = {
 
 /** A search attribute to register: the shape of `defineSearchAttributeKey()`'s result. */
 export interface SearchAttributeDefinition {
+  /** The attribute's name, as queries use it: `CadreAgent`. */
   name: string;
+  /** Its Temporal type: `KEYWORD`, `INT`, `BOOL` and so on. */
   type: SearchAttributeType;
 }
 
@@ -33,7 +35,10 @@ export interface SearchAttributeDefinition {
 export interface RegisterSearchAttributesOptions {
   /** Attributes to register; Cadre's own by default. */
   attributes?: readonly SearchAttributeDefinition[];
-  /** How long to wait for the server to answer and list every attribute (default 30 s); no call waits past it. */
+  /**
+   * How long to wait for the server to answer and list every attribute; no call waits past it.
+   * @default 30000
+   */
   timeoutMs?: number;
 }
 

@@ -12,11 +12,20 @@ import { describeStoreUrl } from './store-url';
 
 /** Settings of the PostgreSQL store's connection pool. */
 export interface PostgresStoreOptions {
-  /** Most connections open at once; default 10. */
+  /**
+   * Most connections open at once.
+   * @default 10
+   */
   maxConnections?: number;
-  /** How long to wait for a connection before StoreUnavailableError; default 10,000 ms. */
+  /**
+   * How long to wait for a connection before StoreUnavailableError, in ms.
+   * @default 10000
+   */
   connectTimeoutMs?: number;
-  /** Keys encrypting content at rest; default `CADRE_PAYLOAD_KEYS`, and `null` keeps it in clear. */
+  /**
+   * Keys encrypting content at rest; `null` keeps it in clear.
+   * @default the keys in `CADRE_PAYLOAD_KEYS`
+   */
   payloadKeys?: StoreKeysOption;
 }
 

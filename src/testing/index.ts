@@ -8,19 +8,11 @@ import '../peers/assert-peers';
 export { createAgentTestEnvironment } from './agent-test-environment';
 export type { AgentTestEnvironment, AgentTestEnvironmentOptions } from './agent-test-environment-options';
 export { ScriptedModel, scriptedModel, reactiveModel } from './scripted-model';
-export { scriptedModels, type ScriptedModels } from './scripted-models';
-export {
-  callTool,
-  type Reaction,
-  type ScriptStep,
-  type ScriptedResponse,
-  type ScriptedToolCall,
-} from './scripted-step';
+export { scriptedModels } from './scripted-models';
+export { callTool } from './scripted-step';
 export { providerError } from './provider-error';
 export { lastToolResult, promptTexts, toolResults, userTexts } from './prompt-inspection';
 export { approveAll, expectApprovalRequested, expectNeedsAttention, waitForStatus } from './run-expectations';
-export { toolCalls, transcriptText, type ToolCallRecord } from './transcript-views';
-export { waitFor, type WaitOptions } from './wait-for';
-export { TestLogger, installTestRuntime, testRuntimeOptions } from './test-logger';
-export { createTimeSkippingEnvironment, type TimeSkippingEnvironmentOptions } from '../server/test-server';
-export { startDevServer, type DevServer, type DevServerOptions } from '../server/dev-server';
+export { toolCalls, transcriptText } from './transcript-views';
+export { waitFor } from './wait-for';
+export { testRuntimeOptions } from './test-logger';

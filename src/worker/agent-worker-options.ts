@@ -40,7 +40,7 @@ export interface AgentWorkerOptions {
   taskQueue?: string;
   /**
    * Models by route.
-   * @default the providers configured in the environment (and `demo`)
+   * @default the providers configured in the environment
    */
   models?: ModelRegistry;
   /**

@@ -25,29 +25,12 @@ export {
   submitMessageUpdate,
   submitToolResultUpdate,
   type AgentMode,
-  type AgentRunResult,
-  type AgentStatus,
-  type AgentStatusReport,
   type AgentWorkflowInput,
-  type StopReason,
   type SubagentSettlement,
   type TranscriptPage,
 } from '../protocol/definitions';
 export { buildMoveRefusals, holdForBuildMoveUpdate, releaseBuildMoveSignal } from '../protocol/build-move';
-export {
-  attentionRefusals,
-  type AttentionAction,
-  type AttentionDecisionInput,
-  type AttentionRequest,
-} from '../protocol/attention-types';
-export {
-  agentDepthKey,
-  agentNameKey,
-  agentStatusKey,
-  cadreSearchAttributes,
-  pendingApprovalsKey,
-  rootWorkflowIdKey,
-  tenantKey,
-} from '../protocol/search-attributes';
-export { toolResultRefusals, type AwaitedToolCall, type ToolResultSubmission } from '../protocol/client-tool-types';
+export { attentionRefusals, type AttentionAction } from '../protocol/attention-types';
+export { cadreSearchAttributes } from '../protocol/search-attributes';
+export { toolResultRefusals } from '../protocol/client-tool-types';
 export type { BuildMoveInput } from '../protocol/build-move';

@@ -7,10 +7,10 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { serveAgentsInThisProcess } from '../helpers/worker-process';
 import { reactiveModel } from '../helpers/scripted-model';
 import { countingTool } from './fixtures';
+import { demoModels } from '../helpers/demo-models';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const [address, taskQueue, callsFile] = process.argv.slice(2) as [string, string, string];
@@ -41,5 +41,5 @@ serveAgentsInThisProcess(
       toolApproval: { remove: approvalPolicy },
     }),
   ],
-  new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+  demoModels(),
 );

@@ -1,7 +1,6 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import {
   callTool,
@@ -13,6 +12,7 @@ import {
 } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
 import type { AgentHandle } from '../../src/client/agent-handle';
+import { demoModels } from '../helpers/demo-models';
 
 const hanging: string[] = [];
 /** The boss's run, for its script to watch its children. */
@@ -74,7 +74,7 @@ const agents = [
 describe('continuable subagents', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents, { models: new ModelRegistry({ defaultRoute: 'demo:scripted' }) });
+    env = await startAgentTestEnv(agents, { models: demoModels() });
   });
   afterAll(async () => {
     await env.stop();

@@ -1,8 +1,8 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel, toolResults } from '../helpers/scripted-model';
+import { demoModels } from '../helpers/demo-models';
 
 const isParent = (options: LanguageModelV4CallOptions) =>
   JSON.stringify(options.prompt.find((message) => message.role === 'user')).includes('choose models');
@@ -46,8 +46,7 @@ describe('subagent model selection', () => {
   let env: AgentTestEnv;
   const beta = reactiveModel({ text: 'answered by beta' });
   beforeAll(async () => {
-    const models = new ModelRegistry({
-      defaultRoute: 'demo:scripted',
+    const models = demoModels({
       models: { 'test:alpha': reactiveModel({ text: 'answered by alpha' }), 'test:beta': beta },
     });
     env = await startAgentTestEnv(agents, { models });

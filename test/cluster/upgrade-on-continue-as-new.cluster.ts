@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import type { AgentHandle } from '../../src/client/agent-handle';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
@@ -15,6 +14,7 @@ import { reactiveModel, userTexts } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { makeBuildCurrent } from '../helpers/current-build';
 import { waitFor } from '../helpers/wait';
+import { demoModels } from '../helpers/demo-models';
 
 type Build = 'A' | 'B';
 /** Each model call: the build that answered it and the message it answered. */
@@ -47,7 +47,7 @@ describe('an idle session on a cluster that flags a new current build', () => {
       namespace: testNamespace(),
       taskQueue,
       agents: [chatOf(build)],
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       approvalSecret: false,
       deployment: { name: deployment, buildId: build },
     });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
-import { ModelRegistry } from '../../src/agents/model-registry';
+import { type ModelRegistry } from '../../src/agents/model-registry';
 import type { AgentClient } from '../../src/client/agent-client';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import type { AgentWorker, AgentWorkerOptions } from '../../src/worker/create-agent-worker';
 import { testAddress, testNamespace } from './temporal';
+import { demoModels } from './demo-models';
 
 /** A worker on its own task queue of the shared dev server, and a client for it. */
 export interface AgentTestEnv {
@@ -38,7 +39,7 @@ export async function startAgentTestEnv(
     agents,
     address: testAddress(),
     namespace: testNamespace(),
-    models: options.models ?? new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    models: options.models ?? demoModels(),
     ...(process.env.CADRE_STORE_URL ? { store: process.env.CADRE_STORE_URL } : {}),
     ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
     approvalSecret: options.approvalSecret ?? false,

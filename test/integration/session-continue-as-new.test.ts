@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from 'ai';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import { type DevServer, startDevServer } from '../../src/server';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { continueAsNewInputs } from '../helpers/history';
 import { promptTexts, reactiveModel } from '../helpers/scripted-model';
 import { waitFor } from '../helpers/wait';
+import { demoModels } from '../helpers/demo-models';
 
 const chat = defineAgent({
   name: 'chatter',
@@ -37,7 +37,7 @@ describe('a long chat session without tool calls', () => {
     worker = await createAgentWorker({
       ...connection,
       agents: [chat],
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       approvalSecret: false,
     });
     running = worker.run();

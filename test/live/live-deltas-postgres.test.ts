@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import type { StreamedEvent } from '../../src/client/tree-stream';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { slowStreamingModel } from '../helpers/slow-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { demoModels } from '../helpers/demo-models';
 
 const answer = Array.from({ length: 60 }, (_unused, index) => `pg${index} `);
 
@@ -25,7 +25,7 @@ describe('live text on PostgreSQL', () => {
       agents: [defineAgent({ name: 'pg-talker', model: slowStreamingModel(answer, 20) })],
       address: testAddress(),
       namespace: testNamespace(),
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       store: url,
       approvalSecret: false,
     });

@@ -12,8 +12,15 @@ describe("the package's public names", () => {
     expect(names).toEqual(listed);
   });
 
+  it('name each thing once: no entry point exports a name another entry point exports', () => {
+    const owners = new Map<string, string[]>();
+    for (const [entry, list] of Object.entries(names))
+      for (const name of list) owners.set(name, [...(owners.get(name) ?? []), entry]);
+    expect([...owners].filter(([, entries]) => entries.length > 1)).toEqual([]);
+  });
+
   it('keep internal helpers and the codec servers out of the entry points that do not own them', () => {
-    for (const internal of ['summaryPrefix', 'droppedMessagesNote', 'demoLabel', 'demoRoute']) {
+    for (const internal of ['summaryPrefix', 'droppedMessagesNote', 'demoLabel', 'demoRoute', 'DemoModel']) {
       for (const [entry, list] of Object.entries(names))
         expect([entry, list.includes(internal)]).toEqual([entry, false]);
     }

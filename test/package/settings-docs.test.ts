@@ -4,7 +4,11 @@ import { entryPoints } from '../helpers/public-api';
 
 const root = path.join(__dirname, '..', '..');
 
-/** Each field of every public settings, options and definition interface, with its JSDoc. */
+/**
+ * Each field of every settings, options and definition interface a user reaches from the entry
+ * points: those exported, and those a public signature names (a field's type, a parameter), with
+ * its JSDoc. An interface need not be exported to be in a user's hover.
+ */
 function settingsFields(): Array<{ field: string; doc: string | undefined }> {
   const entries = entryPoints();
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -15,21 +19,43 @@ function settingsFields(): Array<{ field: string; doc: string | undefined }> {
   const program = ts.createProgram([...entries.values()], config?.options ?? {});
   const checker = program.getTypeChecker();
   const fields = new Map<string, string | undefined>();
-  for (const file of entries.values()) {
-    const module = checker.getSymbolAtLocation(program.getSourceFile(file) as ts.SourceFile);
-    for (const exported of module ? checker.getExportsOfModule(module) : []) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-      if (!/(Options|Settings|Definition)$/.test(symbol.name)) continue;
-      for (const declaration of symbol.declarations ?? []) {
-        if (!ts.isInterfaceDeclaration(declaration)) continue;
-        if (!declaration.getSourceFile().fileName.startsWith(path.join(root, 'src'))) continue;
+  const seen = new Set<ts.Symbol>();
+  const source = path.join(root, 'src');
+  const visit = (found: ts.Symbol): void => {
+    const symbol = found.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(found) : found;
+    if (seen.has(symbol)) return;
+    seen.add(symbol);
+    for (const declaration of symbol.declarations ?? []) {
+      if (!declaration.getSourceFile().fileName.startsWith(source)) continue;
+      if (ts.isInterfaceDeclaration(declaration) && /(Options|Settings|Definition)$/.test(symbol.name)) {
         for (const member of declaration.members) {
           if (!member.name) continue;
           const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
-          fields.set(`${symbol.name}.${member.name.getText()}`, docs.map((doc) => doc.getText()).join('\n') || undefined);
+          fields.set(
+            `${symbol.name}.${member.name.getText()}`,
+            docs.map((doc) => doc.getText()).join('\n') || undefined,
+          );
         }
       }
+      visitTypesIn(declaration);
     }
+  };
+  // The types a declaration's signature names; function bodies are the implementation, not the surface.
+  const visitTypesIn = (node: ts.Node): void => {
+    if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node)) {
+      const name = ts.isTypeReferenceNode(node) ? node.typeName : node.expression;
+      const referenced = checker.getSymbolAtLocation(name);
+      if (referenced) visit(referenced);
+    }
+    ts.forEachChild(node, (child) => {
+      if ((ts.isFunctionLike(node) && child === (node as ts.FunctionLikeDeclaration).body) || ts.isBlock(child)) return;
+      if (ts.isPropertyDeclaration(node) && child === node.initializer) return;
+      visitTypesIn(child);
+    });
+  };
+  for (const file of entries.values()) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(file) as ts.SourceFile);
+    for (const exported of module ? checker.getExportsOfModule(module) : []) visit(exported);
   }
   return [...fields].map(([field, doc]) => ({ field, doc }));
 }
@@ -37,7 +63,7 @@ function settingsFields(): Array<{ field: string; doc: string | undefined }> {
 describe("the public settings and options, as an AI SDK user reads them in an editor's hover", () => {
   const fields = settingsFields();
 
-  it('are found: every settings, options and definition interface the entry points export', () => {
+  it('are found: every settings, options and definition interface the entry points export or their signatures name', () => {
     expect(fields.length).toBeGreaterThan(200);
   });
 
@@ -47,7 +73,10 @@ describe("the public settings and options, as an AI SDK user reads them in an ed
 
   it('give a default as an @default tag, not in the prose', () => {
     const inProse = fields.filter(
-      ({ doc }) => doc && /(^|[.;:,] |\* |\()[Dd]efaults?\b(?! ([a-z]+ )?(settings|policy|route|queue)\b)/m.test(doc) && !doc.includes('@default'),
+      ({ doc }) =>
+        doc &&
+        /(^|[.;:,] |\* |\()[Dd]efaults?\b(?! ([a-z]+ )?(settings|policy|route|queue)\b)/m.test(doc) &&
+        !doc.includes('@default'),
     );
     expect(inProse.map(({ field }) => field)).toEqual([]);
   });

@@ -3,10 +3,10 @@ import { Worker } from '@temporalio/worker';
 import { stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { callTool, lastToolResult, scriptedModel } from '../helpers/scripted-model';
 import { agentReplayOptions } from '../helpers/replay';
+import { demoModels } from '../helpers/demo-models';
 
 /** A search tool bound to one tenant: prepareCall builds it per request, so each tool call must find it again. */
 function searchFor(tenant: string) {
@@ -65,7 +65,7 @@ let env: AgentTestEnv;
 
 beforeAll(async () => {
   env = await startAgentTestEnv([tiers, byInstance, misprepared], {
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted', models: { 'test:small': small, 'test:large': large } }),
+    models: demoModels({ models: { 'test:small': small, 'test:large': large } }),
   });
 });
 

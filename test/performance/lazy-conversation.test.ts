@@ -10,10 +10,10 @@ import type { RunToolArgs, RunToolResult } from '../../src/activities/types';
 import type { DescribedAgentSpec } from '../../src/agents/agent-spec-table';
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { toolOutputKey } from '../../src/protocol/pending-message';
 import { SqliteConversationStore } from '../../src/store';
 import { childSpecFrom } from '../../src/workflows/child-spec';
+import { demoModels } from '../helpers/demo-models';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-lazy-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -104,7 +104,7 @@ describe('conversation reads of tools', () => {
 
   beforeAll(async () => {
     store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
-    const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
+    const models = demoModels();
     registry = new AgentRegistry([agent, helper, approvedByStatus, approvedByFunction], models);
     conversations = new ConversationIo(store, 0);
     activities = createActivities({

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
 import { createAgentTestEnvironment } from '../../src/testing/agent-test-environment';
 import type { AgentTestEnvironment } from '../../src/testing/agent-test-environment-options';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { reactiveModel } from '../../src/testing/scripted-model';
 import type { ScriptedResponse } from '../../src/testing/scripted-step';
 import { toolResults, userTexts } from '../../src/testing/prompt-inspection';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { demoModels } from '../helpers/demo-models';
 
 // Temporal's sandbox records a stack trace for every promise a workflow creates (for Temporal UI's
 // Stack Trace tab), which makes promises the workflow thread's main cost per step and per subagent
@@ -73,7 +73,7 @@ beforeAll(async () => {
     agents,
     address: testAddress(),
     namespace: testNamespace(),
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    models: demoModels(),
     approvalSecret: false,
     workerOptions: { debugMode: true },
   });

@@ -15,12 +15,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { join } from 'node:path';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { exampleAgents } from '../../examples';
 import { parityAgents } from './parity-agents';
 import { heldModelCalls, recordedAgents } from './recorded-agents';
+import { demoModels } from '../helpers/demo-models';
 
 /** The histories of one set, by file name without `.json` (the `v1` set's names). */
 const v1Histories = [
@@ -73,7 +73,7 @@ async function recordSet(set: (typeof recordableSets)[number]): Promise<void> {
   const worker = await createAgentWorker({
     agents: [...exampleAgents, ...parityAgents, ...recordedAgents],
     taskQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    models: demoModels(),
     // Every user-approval request is signed, and every approval presents the signature.
     approvalSecret: 'recorded-approval-secret-of-32-bytes!',
     localActivities: set === 'local',

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { defineAgent } from '../../src/agents/define-agent';
 import { startDevServer } from '../../src/server';
 import { createAgentTestEnvironment } from '../../src/testing';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { runCadre } from '../helpers/cli-process';
+import { demoModels } from '../helpers/demo-models';
 
 const cadre = runCadre;
 
@@ -98,7 +98,7 @@ describe('cadre schedule', () => {
         agents: [reporter],
         address,
         namespace: first.namespace,
-        models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+        models: demoModels(),
         approvalSecret: false,
       });
     let test = await environment(first.address);

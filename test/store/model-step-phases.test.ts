@@ -12,10 +12,10 @@ import type { RunModelStepArgs } from '../../src/activities/types';
 import type { AnyAgentDefinition } from '../../src/agents/agent-definition';
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { modelResponseKey } from '../../src/protocol/pending-message';
 import { SqliteConversationStore } from '../../src/store';
 import { reactiveModel } from '../helpers/scripted-model';
+import { demoModels } from '../helpers/demo-models';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-phases-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -53,7 +53,7 @@ describe("a model step's phases, on a real SQLite store and no Temporal", () => 
 
   beforeAll(async () => {
     store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
-    const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
+    const models = demoModels();
     deps = { agents: new AgentRegistry([plain, watched], models), models, conversations: new ConversationIo(store) };
   });
   afterAll(async () => {

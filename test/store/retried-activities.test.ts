@@ -10,9 +10,9 @@ import { createActivities } from '../../src/activities/create-activities';
 import type { RunModelStepArgs, RunModelStepResult, RunToolArgs, RunToolResult } from '../../src/activities/types';
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { SqliteConversationStore } from '../../src/store';
 import { reactiveModel } from '../helpers/scripted-model';
+import { demoModels } from '../helpers/demo-models';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cadre-retried-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -50,7 +50,7 @@ describe('activities retried after they wrote to the store', () => {
 
   beforeAll(async () => {
     store = await SqliteConversationStore.open(path.join(folder, 'cadre.db'));
-    const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
+    const models = demoModels();
     activities = createActivities({
       agents: new AgentRegistry([agent], models),
       models,

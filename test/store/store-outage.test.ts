@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { startTestPostgres, type TestPostgres } from '../helpers/postgres';
 import { reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
+import { demoModels } from '../helpers/demo-models';
 
 let release: () => void = () => undefined;
 let toolRuns = 0;
@@ -49,7 +49,7 @@ describe('a conversation store outage in the middle of a run', () => {
       address: testAddress(),
       namespace: testNamespace(),
       taskQueue,
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       approvalSecret: false,
       store: storeUrl,
       storeOutageWaitMs: 300,

@@ -13,13 +13,13 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ConversationStore } from '../../src/store/conversation-store';
 import type { AgentTelemetry } from '../../src/telemetry/telemetry-options';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
+import { demoModels } from '../helpers/demo-models';
 
 /** A two-level tree: `chief` delegates to `scout`, whose `remove` call waits for a human. */
 export const treeAgents = [
@@ -87,7 +87,7 @@ export async function tracedWorker(
     address: testAddress(),
     namespace: testNamespace(),
     taskQueue,
-    models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+    models: demoModels(),
     store,
     approvalSecret: false,
     telemetry,

@@ -2,12 +2,15 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
-import { DemoModel, demoLabel } from '../../src/agents/demo-model';
+import { DemoModel, demoLabel } from '../../src/cli/demo/model';
+import { cliModels } from '../../src/cli/demo-models';
 import { ModelRegistry } from '../../src/agents/model-registry';
+import { ConfigurationError } from '../../src/errors';
 import { continuableGuidance, subagentToolDescription } from '../../src/agents/subagent-definition';
 import { limitToolOutput } from '../../src/activities/tool-output';
 import { toModelStepFailure } from '../../src/activities/provider-errors';
 import { httpError } from '../helpers/provider-errors';
+import { demoModels } from '../helpers/demo-models';
 
 describe('defineAgent', () => {
   it('rejects a name that cannot prefix a workflow id', () => {
@@ -30,18 +33,12 @@ describe('defineAgent', () => {
 
 describe('AgentRegistry', () => {
   it('lists the agents it serves when asked for an unknown one', () => {
-    const registry = new AgentRegistry(
-      [defineAgent({ name: 'b' }), defineAgent({ name: 'a' })],
-      new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    );
+    const registry = new AgentRegistry([defineAgent({ name: 'b' }), defineAgent({ name: 'a' })], demoModels());
     expect(() => registry.get('c')).toThrow("Unknown agent 'c'. This worker serves: a, b.");
   });
 
   it('fills defaults into the spec and uses the demo model when none is named', () => {
-    const registry = new AgentRegistry(
-      [defineAgent({ name: 'a' })],
-      new ModelRegistry({ defaultRoute: 'demo:scripted' }),
-    );
+    const registry = new AgentRegistry([defineAgent({ name: 'a' })], demoModels());
     expect(registry.spec('a')).toMatchObject({ name: 'a', modelRoute: 'demo:scripted', maxSteps: 20, toolNames: [] });
   });
 });
@@ -58,13 +55,13 @@ describe('ModelRegistry', () => {
 
   it('says how to configure an OpenAI-compatible server for an unknown provider', () => {
     expect(() => ModelRegistry.fromEnvironment({}).resolve('ollama:llama3.2')).toThrow(
-      "Model route 'ollama:llama3.2' names provider 'ollama', which is not configured. For an OpenAI-compatible server set CADRE_OPENAI_COMPATIBLE_BASE_URL and CADRE_OPENAI_COMPATIBLE_NAME=ollama; configured providers: demo.",
+      "Model route 'ollama:llama3.2' names provider 'ollama', which is not configured. For an OpenAI-compatible server set CADRE_OPENAI_COMPATIBLE_BASE_URL and CADRE_OPENAI_COMPATIBLE_NAME=ollama; configured providers: none.",
     );
   });
 
   it('names the route format when a route has no provider', () => {
     expect(() => ModelRegistry.fromEnvironment({}).resolve('gpt-5-mini')).toThrow(
-      "Model route 'gpt-5-mini' cannot be resolved. Use '<provider>:<model>' with a configured provider (demo);",
+      "Model route 'gpt-5-mini' cannot be resolved. Use '<provider>:<model>' with a configured provider (none);",
     );
   });
 
@@ -81,8 +78,16 @@ describe('ModelRegistry', () => {
 
   it('has no default model when nothing is configured: the demo is never a silent fallback', () => {
     expect(ModelRegistry.fromEnvironment({}).defaultRoute).toBeUndefined();
-    expect(ModelRegistry.fromEnvironment({}).hasProvider()).toBe(false);
     expect(ModelRegistry.fromEnvironment({ CADRE_MODEL: 'demo:scripted' }).defaultRoute).toBe('demo:scripted');
+  });
+
+  it("serves the offline demo model only in the CLI's workers, and says so to a registry you make", () => {
+    expect(() => ModelRegistry.fromEnvironment({ CADRE_MODEL: 'demo:scripted' }).resolve('demo:scripted')).toThrow(
+      "Model route 'demo:scripted' is the offline demo model, which only the CLI's workers serve (cadre start, cadre dev, cadre worker).",
+    );
+    expect(() => new ModelRegistry().resolve('demo:scripted')).toThrow(ConfigurationError);
+    expect(cliModels({ CADRE_MODEL: 'demo:scripted' }).resolve('demo:scripted')).toBeInstanceOf(DemoModel);
+    expect(cliModels({}).defaultRoute).toBeUndefined();
   });
 
   it('refuses an agent without a model when no default is configured, saying what to set', () => {

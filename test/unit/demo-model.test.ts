@@ -1,6 +1,6 @@
 import { generateText, isStepCount, streamText, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { DemoModel, demoLabel } from '../../src/agents/demo-model';
+import { DemoModel, demoLabel } from '../../src/cli/demo/model';
 
 /** Tools that record the inputs they get and answer with them. */
 function recording(calls: Array<{ tool: string; input: unknown }>, specs: Record<string, z.ZodObject>): ToolSet {

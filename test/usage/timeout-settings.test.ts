@@ -1,10 +1,10 @@
 import { AgentRegistry } from '../../src/agents/agent-registry';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { treeUsageOf } from '../../src/protocol/usage';
+import { demoModels } from '../helpers/demo-models';
 
 const specOf = (definition: ReturnType<typeof defineAgent>) =>
-  new AgentRegistry([definition], new ModelRegistry({ defaultRoute: 'demo:scripted' })).spec(definition.name);
+  new AgentRegistry([definition], demoModels()).spec(definition.name);
 
 describe('timeout settings', () => {
   it('bounds each model step with timeout.step and gives the workflow timeout.total', () => {

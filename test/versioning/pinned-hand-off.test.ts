@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { makeBuildCurrent } from '../helpers/current-build';
+import { demoModels } from '../helpers/demo-models';
 
 const slowly = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 400));
 
@@ -30,7 +30,7 @@ describe('a pinned run on a worker with local activities', () => {
           tools: { slow: tool({ description: 'Slow.', inputSchema: z.object({}), execute: () => slowly('ok') }) },
         }),
       ],
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       approvalSecret: false,
       deployment: { name: deployment, buildId: 'A' },
       localActivities: { handOffAfterMs: 100 },

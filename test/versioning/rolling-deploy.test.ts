@@ -4,7 +4,6 @@ import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { AgentClient } from '../../src/client/agent-client';
 import type { AgentHandle } from '../../src/client/agent-handle';
 import { buildDrainage, openRunsOnBuild, runVersioning } from '../../src/client/deployment-builds';
@@ -17,6 +16,7 @@ import { callTool, lastToolResult, reactiveModel, userTexts } from '../helpers/s
 import { makeBuildCurrent } from '../helpers/current-build';
 import { waitFor } from '../helpers/wait';
 import { runCadre as cadre } from '../helpers/cli-process';
+import { demoModels } from '../helpers/demo-models';
 
 type Build = 'A' | 'B';
 /** What ran where: every model call and tool execution, with the build whose definition served it. */
@@ -132,7 +132,7 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
       namespace: server.namespace,
       taskQueue,
       agents: agentsOf(build),
-      models: new ModelRegistry({ defaultRoute: 'demo:scripted' }),
+      models: demoModels(),
       approvalSecret: false,
       deployment: { name: deployment, buildId: build },
       workflowBundle,

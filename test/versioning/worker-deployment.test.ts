@@ -3,14 +3,14 @@ import { tool, type ToolSet } from 'ai';
 import type { AgentDefinition } from '../../src/agents/agent-definition';
 import { defineAgent } from '../../src/agents/define-agent';
 import { AgentRegistry } from '../../src/agents/agent-registry';
-import { ModelRegistry } from '../../src/agents/model-registry';
 import { agentFingerprint, agentFingerprints } from '../../src/agents/agent-fingerprint';
 import { ConfigurationError } from '../../src/errors';
 import { deploymentOptions, resolveDeployment } from '../../src/worker/worker-deployment';
 import { createAgentWorker } from '../../src/worker/create-agent-worker';
 import { runCadre as cadre } from '../helpers/cli-process';
+import { demoModels } from '../helpers/demo-models';
 
-const models = new ModelRegistry({ defaultRoute: 'demo:scripted' });
+const models = demoModels();
 const lookup = tool({ description: 'look up', inputSchema: z.object({ key: z.string() }), execute: async () => 'x' });
 type AgentSettings = AgentDefinition<ToolSet>;
 const registryOf = (...agents: AgentSettings[]) =>

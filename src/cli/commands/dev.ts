@@ -5,7 +5,7 @@ import { createAgentWorker } from '../../worker/create-agent-worker';
 import { createMcpServer } from '../../mcp/mcp-server';
 import type { AgentWorkerDeployment } from '../../worker/worker-deployment';
 import { ConfigurationError } from '../../errors';
-import { modelsForTrying } from '../demo-models';
+import { cliModels, modelsForTrying } from '../demo-models';
 import { openServer } from '../open-server';
 import { cadreCommand } from '../../server/command-hints';
 import { startDevCodecServer } from '../dev-codec-server';
@@ -73,14 +73,15 @@ export async function devCommand(
 
 /**
  * `cadre worker`: a worker for `agents` against TEMPORAL_ADDRESS (or 127.0.0.1:7233), until Ctrl-C.
- * Its models come from the environment only: an agent whose model cannot be resolved stops it at start.
+ * Its models come from the environment only (with `demo:scripted` when CADRE_MODEL chooses it): an
+ * agent whose model cannot be resolved stops it at start.
  */
 export async function workerCommand(
   agents: AnyAgentDefinition[],
   write: (line: string) => void,
   versioning: WorkerVersioningFlags = {},
 ): Promise<number> {
-  const worker = await createAgentWorker({ agents, ...deploymentFrom(versioning) });
+  const worker = await createAgentWorker({ agents, models: cliModels(), ...deploymentFrom(versioning) });
   const running = worker.run();
   write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
   const { deployment } = worker;

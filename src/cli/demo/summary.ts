@@ -3,9 +3,9 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
-import type { JsonSchema } from './demo-fields';
-import { actingVerb, inputLabel } from './demo-plan';
-import { oneLine, previewChars, previewValue } from '../protocol/text-preview';
+import type { JsonSchema } from './fields';
+import { actingVerb, inputLabel } from './plan';
+import { oneLine, previewChars, previewValue } from '../../protocol/text-preview';
 
 /** A call the demo model made in this turn, with its result once there is one. */
 export interface TurnCall {

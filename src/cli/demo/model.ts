@@ -7,13 +7,13 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
-import { runtimeToolNames } from '../protocol/runtime-tool-names';
-import { streamFromResult } from './stream-from-result';
-import { previewValue } from '../protocol/text-preview';
-import { demoMemoryAnswer } from './demo-memory-script';
-import type { FieldKind } from './demo-fields';
-import { type DemoPlan, type PlannedCall, planTurn } from './demo-plan';
-import { callsOfTurn, fellThrough, summarizeTurn } from './demo-summary';
+import { runtimeToolNames } from '../../protocol/runtime-tool-names';
+import { streamFromResult } from '../../agents/stream-from-result';
+import { previewValue } from '../../protocol/text-preview';
+import { demoMemoryAnswer } from './memory-script';
+import type { FieldKind } from './fields';
+import { type DemoPlan, type PlannedCall, planTurn } from './plan';
+import { callsOfTurn, fellThrough, summarizeTurn } from './summary';
 
 /** Every answer of the demo model starts with this label, so nobody mistakes it for an LLM. */
 export const demoLabel = '[demo model: scripted, not an LLM]';

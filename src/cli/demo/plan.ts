@@ -1,6 +1,6 @@
 import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
-import { type FieldKind, fieldKind, fillInput, type JsonSchema, namedKinds } from './demo-fields';
-import { contentWords, readMessage, sharesWord, stem } from './demo-reading';
+import { type FieldKind, fieldKind, fillInput, type JsonSchema, namedKinds } from './fields';
+import { contentWords, readMessage, sharesWord, stem } from './reading';
 
 /** One tool call the demo model means to make, with its input and a short label of it. */
 export interface PlannedCall {

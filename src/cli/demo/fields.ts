@@ -1,4 +1,4 @@
-import type { MessageReading } from './demo-reading';
+import type { MessageReading } from './reading';
 
 /** The part of a tool's JSON schema the demo model reads. */
 export type JsonSchema = {
