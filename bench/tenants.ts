@@ -18,6 +18,19 @@ const modelLatencyMs = 200;
 /** The worker's activity slots: few enough that A's flood backs up behind them. */
 const activitySlots = 16;
 
+/** One configuration of server and worker the bench measures B's turns on. */
+interface Configuration {
+  label: string;
+  fairness: boolean;
+  priority: RunPriority;
+  /** False: the worker takes no eager activity tasks, so every step goes through the fair queue. */
+  eager: boolean;
+  /** The worker's workflow task slots (Temporal's default is 40). */
+  workflowTaskSlots?: number;
+  /** The task queue's partitions on the dev server (its default is 4). */
+  partitions?: number;
+}
+
 const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
@@ -72,24 +85,42 @@ const round = (ms: number) => Math.round(ms);
  * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
  * same turns on the idle worker, on the dev server (eager dispatch on) with fairness off, with it
  * on, and with B at a chat session's priority; the last two again on a worker that takes no eager
- * tasks. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
+ * tasks; and with B at a session's priority on a worker with 4 workflow task slots, on 4 partitions
+ * and on one. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
  */
 export async function tenantsBench(): Promise<void> {
-  const configurations: { label: string; fairness: boolean; priority: RunPriority; eager: boolean }[] = [
+  const configurations: Configuration[] = [
     { label: 'fairness off, same priority', fairness: false, priority: 'normal', eager: true },
     { label: 'fairness on, same priority', fairness: true, priority: 'normal', eager: true },
     { label: 'fairness on, B at a session priority', fairness: true, priority: 'high', eager: true },
     // The worker takes no eager tasks, so every step goes through the fair queue.
     { label: 'fairness on, same priority, no eager tasks', fairness: true, priority: 'normal', eager: false },
     { label: 'fairness on, B at a session priority, no eager tasks', fairness: true, priority: 'high', eager: false },
+    // Few workflow task slots keep the backlog on the server, where priority orders it, not in the worker.
+    {
+      label: 'fairness on, B at a session priority, 4 workflow task slots',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      workflowTaskSlots: 4,
+    },
+    {
+      label: 'fairness on, B at a session priority, 4 workflow task slots, 1 partition',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      workflowTaskSlots: 4,
+      partitions: 1,
+    },
   ];
-  for (const { label, fairness, priority, eager } of configurations) {
+  for (const { label, fairness, priority, eager, workflowTaskSlots, partitions } of configurations) {
     await withBenchServer(
       async (server) => {
         const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
         const worker = await createBenchWorker(agents, server, taskQueue, {
           workerOptions: {
             maxConcurrentActivityTaskExecutions: activitySlots,
+            ...(workflowTaskSlots ? { maxConcurrentWorkflowTaskExecutions: workflowTaskSlots } : {}),
             ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
           },
         });
@@ -119,6 +150,8 @@ export async function tenantsBench(): Promise<void> {
             configuration: label,
             floodRuns,
             activitySlots,
+            workflowTaskSlots: workflowTaskSlots ?? 40,
+            partitions: partitions ?? 4,
             idleP50Ms: round(percentile(idle, 50)),
             idleP99Ms: round(percentile(idle, 99)),
             floodedP50Ms: round(percentile(loaded, 50)),
@@ -136,7 +169,12 @@ export async function tenantsBench(): Promise<void> {
         });
         await client.close();
       },
-      { 'matching.enableFairness': fairness },
+      {
+        'matching.enableFairness': fairness,
+        ...(partitions
+          ? { 'matching.numTaskqueueReadPartitions': partitions, 'matching.numTaskqueueWritePartitions': partitions }
+          : {}),
+      },
     );
   }
 }
