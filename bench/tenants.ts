@@ -29,6 +29,8 @@ interface Configuration {
   workflowTaskSlots?: number;
   /** The task queue's partitions on the dev server (its default is 4). */
   partitions?: number;
+  /** B's chat agent runs on a task queue of its own, served by a worker of its own (in the same process). */
+  chatQueue?: boolean;
 }
 
 const usage = {
@@ -85,8 +87,9 @@ const round = (ms: number) => Math.round(ms);
  * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
  * same turns on the idle worker, on the dev server (eager dispatch on) with fairness off, with it
  * on, and with B at a chat session's priority; the last two again on a worker that takes no eager
- * tasks; and with B at a session's priority on a worker with 4 workflow task slots, on 4 partitions
- * and on one. Goal: with fairness on, B's p99 at most 1.5x its idle figure.
+ * tasks; with B at a session's priority on a worker with 4 workflow task slots, on 4 partitions
+ * and on one; and with B's agent on a task queue and worker of its own. Goal: with fairness on, B's
+ * p99 at most 1.5x its idle figure.
  */
 export async function tenantsBench(): Promise<void> {
   const configurations: Configuration[] = [
@@ -112,27 +115,41 @@ export async function tenantsBench(): Promise<void> {
       workflowTaskSlots: 4,
       partitions: 1,
     },
+    // The deployment docs/tenants.md suggests for chat: its own queue and workers, beside A's flood.
+    {
+      label: 'B on a task queue and worker of its own',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      chatQueue: true,
+    },
   ];
-  for (const { label, fairness, priority, eager, workflowTaskSlots, partitions } of configurations) {
+  for (const { label, fairness, priority, eager, workflowTaskSlots, partitions, chatQueue } of configurations) {
     await withBenchServer(
       async (server) => {
         const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
-        const worker = await createBenchWorker(agents, server, taskQueue, {
-          workerOptions: {
-            maxConcurrentActivityTaskExecutions: activitySlots,
-            ...(workflowTaskSlots ? { maxConcurrentWorkflowTaskExecutions: workflowTaskSlots } : {}),
-            ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
-          },
-        });
-        const client = await AgentClient.connect({
-          address: server.address,
-          namespace: server.namespace,
-          taskQueue,
-          store: server.storeUrl,
-        });
+        const workerOptions = {
+          maxConcurrentActivityTaskExecutions: activitySlots,
+          ...(workflowTaskSlots ? { maxConcurrentWorkflowTaskExecutions: workflowTaskSlots } : {}),
+          ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
+        };
+        const worker = await createBenchWorker(agents, server, taskQueue, { workerOptions });
+        const connect = (queue: string) =>
+          AgentClient.connect({
+            address: server.address,
+            namespace: server.namespace,
+            taskQueue: queue,
+            store: server.storeUrl,
+          });
+        const client = await connect(taskQueue);
+        const chatWorker = chatQueue
+          ? await createBenchWorker(agents, server, `${taskQueue}-chat`, { workerOptions })
+          : undefined;
+        const chatClient = chatWorker ? await connect(`${taskQueue}-chat`) : client;
+        const running = chatWorker?.run();
         await worker.runUntil(async () => {
-          await turnTimes(client, priority); // warm-up: bundles, caches, connections
-          const idle = await turnTimes(client, priority);
+          await turnTimes(chatClient, priority); // warm-up: bundles, caches, connections
+          const idle = await turnTimes(chatClient, priority);
           const flood: AgentHandle[] = [];
           for (let batch = 0; batch < floodRuns; batch += 50) {
             flood.push(
@@ -143,7 +160,7 @@ export async function tenantsBench(): Promise<void> {
               )),
             );
           }
-          const loaded = await turnTimes(client, priority);
+          const loaded = await turnTimes(chatClient, priority);
           report({
             bench: 'tenants',
             server: 'dev server 1.29.1 (CLI 1.5.1), eager dispatch on, SQLite in memory',
@@ -167,6 +184,9 @@ export async function tenantsBench(): Promise<void> {
             ),
           );
         });
+        chatWorker?.shutdown();
+        await running;
+        if (chatClient !== client) await chatClient.close();
         await client.close();
       },
       {
