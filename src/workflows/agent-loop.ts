@@ -109,6 +109,58 @@ export class AgentLoop {
     });
   }
 
+  /** The model step activity's arguments for step `stepNumber`, with the store writes it carries. */
+  private stepArgs(
+    stepNumber: number,
+    promptLength: number,
+    writes: ReturnType<AgentState['storeWrites']>,
+    runEnd: ReturnType<typeof runEndRequest>,
+  ): RunModelStepArgs {
+    const { state, spec, input } = this;
+    return {
+      agent: spec.name,
+      modelRoute: spec.modelRoute,
+      workflowId: workflowInfo().workflowId,
+      step: stepNumber,
+      transcriptLength: promptLength,
+      maximumAttempts: spec.modelRetry.maximumAttempts,
+      activationStart: state.activationStart,
+      activationStep: state.activationSteps,
+      activationStepLimit: spec.maxSteps,
+      callOptions: input.callOptions,
+      runtimeContext: input.runtimeContext,
+      overrides: input.overrides,
+      ...(input.rootWorkflowId !== workflowInfo().workflowId ? { rootWorkflowId: input.rootWorkflowId } : {}),
+      ...(input.tenant ? { tenant: input.tenant } : {}),
+      ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
+      ...(runEnd ? { runEnd } : {}),
+      ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
+      ...writes,
+    };
+  }
+
+  /** Records a model step's response; a step that called no tool completes the activation ('settled'). */
+  private recordStep(
+    step: RunModelStepResult,
+    stepNumber: number,
+    promptLength: number,
+    runEnd: ReturnType<typeof runEndRequest>,
+  ): 'settled' | 'calls' {
+    const { state, spec } = this;
+    this.compactionsThisStep = 0;
+    this.previousPrompt = step.context
+      ? { ...step.context, length: promptLength, inputTokens: step.usage.inputTokens }
+      : undefined;
+    state.recordModelStep(step);
+    noteAgentFingerprint(spec, state, step);
+    if (step.toolCalls.length > 0 || step.rejectedCalls.length > 0) return 'calls';
+    if (runEnd && step.wroteRunEnd) {
+      this.writtenRunEnd = { ...runEnd, from: promptLength, step: stepNumber, text: step.text };
+    }
+    state.closeActivation('completed');
+    return 'settled';
+  }
+
   /** Runs (or resumes) the current activation until it settles or reaches a continue-as-new point. */
   async runActivation(): Promise<ActivationOutcome> {
     const { state, spec } = this;
@@ -122,28 +174,10 @@ export class AgentLoop {
       const runEnd = runEndRequest(this.input, state);
       let step: RunModelStepResult;
       try {
-        step = await this.modelStep(`model step ${stepNumber} (${spec.modelRoute})`, {
-          agent: spec.name,
-          modelRoute: spec.modelRoute,
-          workflowId: workflowInfo().workflowId,
-          step: stepNumber,
-          transcriptLength: promptLength,
-          maximumAttempts: spec.modelRetry.maximumAttempts,
-          activationStart: state.activationStart,
-          activationStep: state.activationSteps,
-          activationStepLimit: spec.maxSteps,
-          callOptions: this.input.callOptions,
-          runtimeContext: this.input.runtimeContext,
-          overrides: this.input.overrides,
-          ...(this.input.rootWorkflowId !== workflowInfo().workflowId
-            ? { rootWorkflowId: this.input.rootWorkflowId }
-            : {}),
-          ...(this.input.tenant ? { tenant: this.input.tenant } : {}),
-          ...(this.previousPrompt ? { previousPrompt: this.previousPrompt } : {}),
-          ...(runEnd ? { runEnd } : {}),
-          ...(spec.fingerprint ? { agentFingerprint: spec.fingerprint } : {}),
-          ...writes,
-        });
+        step = await this.modelStep(
+          `model step ${stepNumber} (${spec.modelRoute})`,
+          this.stepArgs(stepNumber, promptLength, writes, runEnd),
+        );
         state.confirmWrites(writes);
       } catch (error) {
         if (isCancellation(error)) throw error;
@@ -172,19 +206,7 @@ export class AgentLoop {
         if ((await this.compact(step.compactContext, stepNumber)) === 'settled') return 'settled';
         continue;
       }
-      this.compactionsThisStep = 0;
-      this.previousPrompt = step.context
-        ? { ...step.context, length: promptLength, inputTokens: step.usage.inputTokens }
-        : undefined;
-      state.recordModelStep(step);
-      noteAgentFingerprint(spec, state, step);
-      if (step.toolCalls.length === 0 && step.rejectedCalls.length === 0) {
-        if (runEnd && step.wroteRunEnd) {
-          this.writtenRunEnd = { ...runEnd, from: promptLength, step: stepNumber, text: step.text };
-        }
-        state.closeActivation('completed');
-        return 'settled';
-      }
+      if (this.recordStep(step, stepNumber, promptLength, runEnd) === 'settled') return 'settled';
       this.status.publish('running', `step ${stepNumber}: ${describeCalls(step)}`);
       await this.tools.runTools(step, promptLength);
       this.stepsThisRun += 1;

@@ -154,22 +154,9 @@ export class ToolDispatch {
         calls.map((call) => this.scheduleTool(call, promptLength, false).then((result) => shown(call, result))),
       );
     }
-    // Calls that run again: the store was down for them, or they reached a worker that does not serve the agent.
-    const again: ModelToolCall[] = [];
-    let storeDown = false;
-    const failed: { call: ModelToolCall; error: unknown }[] = [];
-    let cancellation: unknown;
-    settled.forEach((outcome, index) => {
-      const call = calls[index]!;
-      if (outcome.status === 'fulfilled') outputs.set(call.toolCallId, toolOutcome(call, outcome.value));
-      else if (isCancellation(outcome.reason)) cancellation ??= outcome.reason;
-      else if (isStoreOutage(outcome.reason)) {
-        storeDown = true;
-        again.push(call);
-      } else if (this.queues.fallBackOn(outcome.reason)) again.push(call);
-      else if (this.attention.enabled) failed.push({ call, error: outcome.reason });
-      else outputs.set(call.toolCallId, failedTool(call, outcome.reason));
-    });
+    const sorted = this.sortOutcomes(calls, settled, outputs);
+    const { again, storeDown, failed } = sorted;
+    let { cancellation } = sorted;
     if (failed.length > 0 && cancellation === undefined) {
       const decided = await Promise.allSettled(
         failed.map(({ call, error }) => this.afterFailure(call, error, promptLength, false)),
@@ -192,6 +179,40 @@ export class ToolDispatch {
     }
     this.state.recordToolResults(step, outputs, responses);
     if (cancellation !== undefined) throw cancellation;
+  }
+
+  /**
+   * Sorts the settled tool activities of {@link runActivityCalls}: a result goes into `outputs`, and
+   * so does a failure the model reads as an error result. Calls that run again: the store was down
+   * for them, or they reached a worker that does not serve the agent. Failures a person decides on
+   * (`onFailure: 'wait'`), and the first cancellation, are returned.
+   */
+  private sortOutcomes(
+    calls: ModelToolCall[],
+    settled: PromiseSettledResult<RunToolResult>[],
+    outputs: Map<string, ToolOutcome>,
+  ): {
+    again: ModelToolCall[];
+    storeDown: boolean;
+    failed: { call: ModelToolCall; error: unknown }[];
+    cancellation: unknown;
+  } {
+    const again: ModelToolCall[] = [];
+    let storeDown = false;
+    const failed: { call: ModelToolCall; error: unknown }[] = [];
+    let cancellation: unknown;
+    settled.forEach((outcome, index) => {
+      const call = calls[index]!;
+      if (outcome.status === 'fulfilled') outputs.set(call.toolCallId, toolOutcome(call, outcome.value));
+      else if (isCancellation(outcome.reason)) cancellation ??= outcome.reason;
+      else if (isStoreOutage(outcome.reason)) {
+        storeDown = true;
+        again.push(call);
+      } else if (this.queues.fallBackOn(outcome.reason)) again.push(call);
+      else if (this.attention.enabled) failed.push({ call, error: outcome.reason });
+      else outputs.set(call.toolCallId, failedTool(call, outcome.reason));
+    });
+    return { again, storeDown, failed, cancellation };
   }
 
   /**
