@@ -6,7 +6,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentSpec } from '../agents/agent-definition';
-import type { AgentActivities, RunModelStepArgs, RunModelStepResult } from '../activities/types';
+import type { AgentActivities, RunModelStepArgs, RunModelStepResult, StoreWrites } from '../activities/types';
 import {
   allowsLocalAttempt,
   type CallPlacement,
@@ -20,7 +20,7 @@ import { describeFailure } from './failures';
 import type { CompactContextRequest, PreviousPrompt } from '../protocol/context-window';
 import { runEndRequest } from './store-writes';
 import type { RunQueues } from './served-here';
-import type { WrittenRunEnd } from '../protocol/run-end';
+import type { RunEndRequest, WrittenRunEnd } from '../protocol/run-end';
 import type { StatusPublisher } from './status-publisher';
 import type { ToolDispatch } from './tool-dispatch';
 import type { AttentionWait } from './attention-wait';
@@ -113,8 +113,8 @@ export class AgentLoop {
   private stepArgs(
     stepNumber: number,
     promptLength: number,
-    writes: ReturnType<AgentState['storeWrites']>,
-    runEnd: ReturnType<typeof runEndRequest>,
+    writes: StoreWrites,
+    runEnd: RunEndRequest | undefined,
   ): RunModelStepArgs {
     const { state, spec, input } = this;
     return {
@@ -144,7 +144,7 @@ export class AgentLoop {
     step: RunModelStepResult,
     stepNumber: number,
     promptLength: number,
-    runEnd: ReturnType<typeof runEndRequest>,
+    runEnd: RunEndRequest | undefined,
   ): 'settled' | 'calls' {
     const { state, spec } = this;
     this.compactionsThisStep = 0;

@@ -154,8 +154,7 @@ export class ToolDispatch {
         calls.map((call) => this.scheduleTool(call, promptLength, false).then((result) => shown(call, result))),
       );
     }
-    const sorted = this.sortOutcomes(calls, settled, outputs);
-    const { again, storeDown, failed } = sorted;
+    const { again, storeDown, failed, ...sorted } = this.sortOutcomes(calls, settled, outputs);
     let { cancellation } = sorted;
     if (failed.length > 0 && cancellation === undefined) {
       const decided = await Promise.allSettled(
@@ -191,12 +190,7 @@ export class ToolDispatch {
     calls: ModelToolCall[],
     settled: PromiseSettledResult<RunToolResult>[],
     outputs: Map<string, ToolOutcome>,
-  ): {
-    again: ModelToolCall[];
-    storeDown: boolean;
-    failed: { call: ModelToolCall; error: unknown }[];
-    cancellation: unknown;
-  } {
+  ): SortedOutcomes {
     const again: ModelToolCall[] = [];
     let storeDown = false;
     const failed: { call: ModelToolCall; error: unknown }[] = [];
@@ -349,6 +343,18 @@ export class ToolDispatch {
       statusSignalAfterMs !== undefined,
     );
   }
+}
+
+/** The settled tool activities of a step, sorted by what happens to each next ({@link ToolDispatch}). */
+interface SortedOutcomes {
+  /** Calls that run again: the store was down for them, or they reached a worker that does not serve the agent. */
+  again: ModelToolCall[];
+  /** True when a call runs again because the store was down: the step waits for it first. */
+  storeDown: boolean;
+  /** Failures a person decides on (`onFailure: 'wait'`). */
+  failed: { call: ModelToolCall; error: unknown }[];
+  /** The first cancellation among them, if any. */
+  cancellation: unknown;
 }
 
 /** A tool activity's result as the call's outcome: a stored output's summary, or the output itself. */
