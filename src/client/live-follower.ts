@@ -37,8 +37,12 @@ export class LiveFollower {
   /** `resumed`: the stream starts from a cursor, so a retry's first batch resets what an earlier reader showed. */
   constructor(private readonly resumed: boolean) {}
 
-  /** Whether `batch` starts a step this stream has shown nothing of: the run's events before it come first. */
+  /**
+   * Whether `batch` starts a step this stream has shown nothing of: the run's events before it
+   * come first. A batch of a step already recorded starts nothing (it is dropped).
+   */
   startsStep(batch: LiveBatch): boolean {
+    if (batch.step <= (this.recorded.get(batch.workflowId) ?? 0)) return false;
     return this.shown.get(batch.workflowId)?.step !== batch.step;
   }
 
@@ -53,7 +57,8 @@ export class LiveFollower {
     const before = this.shown.get(workflowId);
     let reset: StepResetEvent | undefined;
     // Another attempt's text was shown: a retry, or a step run again after an interrupt.
-    const otherAttempt = before?.step === step ? batch.opens || before.attempt !== attempt : this.resumed && attempt > 1;
+    const otherAttempt =
+      before?.step === step ? batch.opens || before.attempt !== attempt : this.resumed && attempt > 1;
     if (otherAttempt) reset = { type: 'step-reset', workflowId, depth, step, attempt };
     const current = before?.step === step && !reset ? before : { step, attempt, text: '' };
     current.text += text;
@@ -71,7 +76,8 @@ export class LiveFollower {
     const before = this.shown.get(workflowId);
     this.shown.delete(workflowId);
     if (!before || before.step !== step) return undefined;
-    if (!text.startsWith(before.text)) return { type: 'step-reset', workflowId, depth, step, attempt: before.attempt + 1 };
+    if (!text.startsWith(before.text))
+      return { type: 'step-reset', workflowId, depth, step, attempt: before.attempt + 1 };
     const rest = text.slice(before.text.length);
     return rest ? { type: 'text-delta', workflowId, depth, step, delta: rest } : undefined;
   }

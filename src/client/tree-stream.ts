@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { AgentEvent, EventPage, StepResetEvent } from '../protocol/agent-events';
+import { conversationIdOf } from '../protocol/conversation-id';
 import { eventsQuery } from '../protocol/definitions';
 import type { LiveDeltas } from '../store/live-deltas';
 import { LazyStore } from './lazy-store';
@@ -75,9 +76,38 @@ export async function* streamTree(
     return liveStore;
   };
 
+  /** The conversation whose event log the store keeps, by run: from its queries, else from describe(). */
+  const conversationIds = new Map<string, string | Promise<string | undefined>>();
+  /** A run's conversation; undefined when no query answered and describe() failed. */
+  async function conversationOf(workflowId: string): Promise<string | undefined> {
+    let known = conversationIds.get(workflowId);
+    if (known === undefined) {
+      // The server answers describe() while a local call holds the workflow task; a query waits.
+      known = client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then((description) => {
+          const firstRunId = description.raw.workflowExecutionInfo?.firstRunId;
+          return firstRunId ? conversationIdOf(workflowId, firstRunId) : undefined;
+        })
+        .catch(() => undefined);
+      conversationIds.set(workflowId, known);
+    }
+    return await known;
+  }
+
   async function* drain(workflowId: string): AsyncGenerator<StreamedEvent> {
     const page = yield* liveTextUntil(readEvents(client, store, workflowId, cursor[workflowId] ?? 0));
-    for (const event of page.events) {
+    if (page.stored) conversationIds.set(workflowId, page.stored.conversationId);
+    yield* follow(workflowId, page.events);
+    if (page.finished && (cursor[workflowId] ?? 0) >= page.next) finished.add(workflowId);
+  }
+
+  /** Yields a run's events in order, moving its cursor; events before the cursor came already. */
+  async function* follow(workflowId: string, events: AgentEvent[]): AsyncGenerator<StreamedEvent> {
+    for (const event of events) {
+      // The store gave it while the query waited (the events before a new step's live text).
+      if (event.seq < (cursor[workflowId] ?? 0)) continue;
       if (event.type === 'subagent-finished' && !finished.has(event.childWorkflowId)) {
         // The child's own events come first, so its end precedes the parent's report of it.
         cursor[event.childWorkflowId] ??= 0;
@@ -103,18 +133,46 @@ export async function* streamTree(
       }
       yield { ...event, cursor: { ...cursor } };
     }
-    if (page.finished && (cursor[workflowId] ?? 0) >= page.next) finished.add(workflowId);
   }
 
-  /** The live batches of a run after its cursor, as events; a reset carries the cursor before its batch. */
-  async function* deltas(workflowId: string): AsyncGenerator<StreamedEvent> {
-    const stream = await liveDeltas();
-    if (!stream) return;
+  /**
+   * The events before a step's first live text, read from the store: the step's call wrote them
+   * before it called the model, and a workflow whose task a local call holds answers no query
+   * until the task ends. False when the store cannot tell: the run's conversation is not known yet
+   * (no query answered), the read failed, or a child's end comes first (its events come through
+   * the workflow).
+   */
+  async function* eventsFromStore(workflowId: string): AsyncGenerator<StreamedEvent, boolean> {
+    const conversationId = await conversationOf(workflowId);
+    if (!conversationId) return false;
+    for (;;) {
+      const part = await store
+        .get()
+        .then((opened) => opened.readEvents(conversationId, cursor[workflowId] ?? 0))
+        .catch(() => undefined);
+      if (!part) return false;
+      const events = part.events.map((item) => item.event as AgentEvent);
+      if (events.length === 0) return true;
+      const childEnd = events.findIndex((event) => event.type === 'subagent-finished');
+      yield* follow(workflowId, childEnd === -1 ? events : events.slice(0, childEnd));
+      if (childEnd !== -1) return false;
+    }
+  }
+
+  /**
+   * The live batches of a run after its cursor, as events; a reset carries the cursor before its
+   * batch. A batch that starts a step comes after the events before it (the user message, the
+   * previous step's calls): from the store, else from the workflow when `mayQuery` (else the
+   * batch waits for the next read).
+   */
+  async function* liveText(stream: LiveDeltas, workflowId: string, mayQuery: boolean): AsyncGenerator<StreamedEvent> {
     const key = liveCursorKey(workflowId);
     const batches = await stream.read(workflowId, cursor[key] ?? 0).catch(() => []);
-    // A new step's text follows the events before it (the user message, the previous step's calls).
-    if (batches[0] && live.startsStep(batches[0])) yield* drain(workflowId);
     for (const batch of batches) {
+      if (live.startsStep(batch) && !(yield* eventsFromStore(workflowId))) {
+        if (!mayQuery) return;
+        yield* drain(workflowId);
+      }
       const { reset, delta } = live.accept(batch, depths.get(workflowId) ?? 0);
       if (reset) yield { ...reset, cursor: { ...cursor } };
       cursor[key] = batch.cursor;
@@ -138,22 +196,9 @@ export async function* streamTree(
     while (!signal.aborted) {
       await stream.wait(options.pollIntervalMs ?? 200, signal);
       if (signal.aborted) break;
-      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* shownStepText(stream, workflowId);
+      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* liveText(stream, workflowId, false);
     }
     return await outcome;
-  }
-
-  /** The live batches of a run after its cursor that continue the step this stream shows, as events. */
-  async function* shownStepText(stream: LiveDeltas, workflowId: string): AsyncGenerator<StreamedEvent> {
-    const key = liveCursorKey(workflowId);
-    const batches = await stream.read(workflowId, cursor[key] ?? 0).catch(() => []);
-    for (const batch of batches) {
-      if (live.startsStep(batch)) return;
-      const { reset, delta } = live.accept(batch, depths.get(workflowId) ?? 0);
-      if (reset) yield { ...reset, cursor: { ...cursor } };
-      cursor[key] = batch.cursor;
-      if (delta) yield { ...delta, cursor: { ...cursor } };
-    }
   }
 
   /** Waits until the next poll of the runs, yielding live text as the store says it arrives. */
@@ -163,7 +208,7 @@ export async function* streamTree(
     const deadline = Date.now() + (options.pollIntervalMs ?? 200);
     for (let left = deadline - Date.now(); left > 0 && !options.signal?.aborted; left = deadline - Date.now()) {
       await stream.wait(left, options.signal);
-      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* deltas(workflowId);
+      for (const workflowId of runs()) if (!finished.has(workflowId)) yield* liveText(stream, workflowId, true);
     }
   }
 
@@ -188,7 +233,8 @@ export async function* streamTree(
       const before = cursor[workflowId];
       yield* drain(workflowId);
       if (finished.has(workflowId)) continue;
-      if (options.textDeltas !== false) yield* deltas(workflowId);
+      const stream = await liveDeltas();
+      if (stream) yield* liveText(stream, workflowId, true);
       if (cursor[workflowId] !== before) quiet.set(workflowId, 0);
       else if (await closedWithoutFinish(workflowId)) {
         yield* drain(workflowId);

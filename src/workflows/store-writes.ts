@@ -1,6 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/types';
 import type { ConversationRef } from '../store/conversation-store';
+import { conversationIdOf } from '../protocol/conversation-id';
 import type { AgentState } from './agent-state';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import type { AgentEventBody } from '../protocol/agent-events';
@@ -17,7 +18,7 @@ export function conversationOf(input: AgentWorkflowInput): ConversationRef {
   const info = workflowInfo();
   if (input.state) return input.state.conversation.ref;
   return {
-    id: `${info.workflowId}@${info.firstExecutionRunId}`,
+    id: conversationIdOf(info.workflowId, info.firstExecutionRunId),
     workflowId: info.workflowId,
     ...(input.fork ? { fork: { parentId: input.fork.conversationId, length: input.fork.length } } : {}),
   };

@@ -42,7 +42,7 @@ function event(seq: number, body: Record<string, unknown>): AgentEvent {
 }
 
 /** A client whose `events` queries the test answers one by one, in the order they are asked. */
-function scriptedClient() {
+function scriptedClient(firstRunId?: string) {
   const asked: Array<(page: EventPage) => void> = [];
   let notify = () => {};
   const client = {
@@ -53,7 +53,10 @@ function scriptedClient() {
             asked.push(resolve);
             notify();
           }),
-        describe: async () => ({ status: { name: 'RUNNING' } }),
+        describe: async () => ({
+          status: { name: 'RUNNING' },
+          raw: { workflowExecutionInfo: firstRunId ? { firstRunId } : {} },
+        }),
       }),
     },
   } as unknown as Client;
@@ -67,6 +70,32 @@ function scriptedClient() {
     asked.shift()!(page);
   };
   return { client, answer, asking };
+}
+
+/** A store whose event log (of conversation `run@first`) and live stream the test writes. */
+function storeWithEvents(live: LiveDeltas) {
+  const events: AgentEvent[] = [];
+  const reads: string[] = [];
+  const conversations = {
+    liveDeltas: live,
+    readEvents: async (conversationId: string, from = 0) => {
+      reads.push(conversationId);
+      const page = conversationId === 'run@first' ? events.filter((item) => item.seq >= from) : [];
+      return { events: page.map((item) => ({ seq: item.seq, event: item })), next: (page.at(-1)?.seq ?? from - 1) + 1 };
+    },
+  } as unknown as ConversationStore;
+  return { store: new LazyStore(conversations), events, reads };
+}
+
+/** Reads the stream one event at a time, keeping what it read. */
+function reader(stream: AsyncGenerator<StreamedEvent>) {
+  const received: StreamedEvent[] = [];
+  const next = async () => {
+    const result = await stream.next();
+    if (!result.done) received.push(result.value);
+    return result.value as StreamedEvent;
+  };
+  return { received, next, stream };
 }
 
 describe('stream() live text', () => {
@@ -102,5 +131,75 @@ describe('stream() live text', () => {
     abort.abort();
     await stream.return(undefined);
     expect(received.map((item) => item.type)).toEqual(['user-message', 'text-delta', 'text-delta', 'text']);
+  });
+
+  it('shows a new step’s live text while the run’s query waits, reading the events before it from the store', async () => {
+    const live = new MemoryLiveDeltas();
+    const { store, events } = storeWithEvents(live);
+    const { client, answer, asking } = scriptedClient();
+    const abort = new AbortController();
+    const { received, next, stream } = reader(
+      streamTree(client, 'run', { signal: abort.signal, pollIntervalMs: 10 }, store),
+    );
+    events.push(event(0, { type: 'user-message', text: 'hi' }));
+    const user = next();
+    await answer({
+      events: [event(0, { type: 'user-message', text: 'hi' })],
+      next: 1,
+      finished: false,
+      stored: { conversationId: 'run@first', written: 1 },
+    });
+    expect((await user).type).toBe('user-message');
+    // A local call holds the workflow task: the next query is not answered while steps go on.
+    const recorded = next();
+    await asking();
+    events.push(
+      event(1, { type: 'text', step: 1, text: 'Hello' }),
+      event(2, { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: {} }),
+      event(3, { type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', output: 'x' }),
+    );
+    await live.append({ workflowId: 'run', step: 2, attempt: 1 }, [{ kind: 'text', delta: 'Wor' }], true);
+    expect(await recorded).toMatchObject({ type: 'text', step: 1, text: 'Hello' });
+    expect(await next()).toMatchObject({ type: 'tool-call', toolCallId: 'c1' });
+    expect(await next()).toMatchObject({ type: 'tool-result', toolCallId: 'c1' });
+    expect(await next()).toMatchObject({ type: 'text-delta', step: 2, delta: 'Wor' });
+    // The query answers at last, with the events the store gave: they are not repeated.
+    const more = next();
+    await answer({
+      events: events.slice(1),
+      next: 4,
+      finished: false,
+      stored: { conversationId: 'run@first', written: 1 },
+    });
+    await live.append({ workflowId: 'run', step: 2, attempt: 1 }, [{ kind: 'text', delta: 'ld' }]);
+    expect(await more).toMatchObject({ type: 'text-delta', step: 2, delta: 'ld' });
+    abort.abort();
+    await stream.return(undefined);
+    expect(received.map((item) => item.type)).toEqual([
+      'user-message',
+      'text',
+      'tool-call',
+      'tool-result',
+      'text-delta',
+      'text-delta',
+    ]);
+    expect(received.map((item) => ('seq' in item ? item.seq : 'live'))).toEqual([0, 1, 2, 3, 'live', 'live']);
+  });
+
+  it('finds the run’s conversation with describe() when no query has answered yet', async () => {
+    const live = new MemoryLiveDeltas();
+    const { store, events, reads } = storeWithEvents(live);
+    const { client, asking } = scriptedClient('first');
+    const abort = new AbortController();
+    const { next, stream } = reader(streamTree(client, 'run', { signal: abort.signal, pollIntervalMs: 10 }, store));
+    const user = next();
+    await asking();
+    events.push(event(0, { type: 'user-message', text: 'hi' }));
+    await live.append({ workflowId: 'run', step: 1, attempt: 1 }, [{ kind: 'text', delta: 'Hel' }], true);
+    expect(await user).toMatchObject({ type: 'user-message', seq: 0 });
+    expect(await next()).toMatchObject({ type: 'text-delta', step: 1, delta: 'Hel' });
+    expect(reads).toContain('run@first');
+    abort.abort();
+    await stream.return(undefined);
   });
 });
