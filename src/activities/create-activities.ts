@@ -150,9 +150,12 @@ function placementOf(
   local: boolean,
 ): Pick<AgentSpec, 'localActivities' | 'onWorkflowQueue'> {
   if (!local) return {};
-  return deps.inFlight
-    ? { onWorkflowQueue: true, localActivities: { handOffAfterMs: deps.inFlight.options.handOffAfterMs } }
-    : { onWorkflowQueue: true };
+  if (!deps.inFlight) return { onWorkflowQueue: true };
+  const { handOffAfterMs, sessions } = deps.inFlight.options;
+  return {
+    onWorkflowQueue: true,
+    localActivities: { handOffAfterMs, ...(sessions === true ? {} : { tasksOnly: true }) },
+  };
 }
 
 /** A call in this local activity, handed off to `adoptCall` when it outlives the worker's window. */

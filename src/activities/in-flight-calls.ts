@@ -19,6 +19,8 @@ export interface InFlightCallsOptions {
   queue: string;
   /** How long local calls may hold one workflow task; the workflow passes each call what is left of it. */
   handOffAfterMs: number;
+  /** Sessions call locally too; else only task-mode runs do (`LocalActivityOptions.sessions`). */
+  sessions?: boolean;
   /** How long a handed-off call waits for its `adoptCall`; then it is aborted (its run was cancelled, or moved on). */
   adoptWithinMs: number;
 }

@@ -34,6 +34,16 @@ export interface HandedOff {
 export interface LocalPlacement {
   /** How long local calls may hold one workflow task before the workflow ends the task or hands the call off. */
   handOffAfterMs: number;
+  /**
+   * Only task-mode runs call locally; a session's calls stay activities. Absent in specs recorded
+   * before it, when every run of such a worker called locally.
+   */
+  tasksOnly?: true;
+}
+
+/** Whether a run of `mode` makes its calls locally under `placement` (its spec's `localActivities`). */
+export function callsLocally(placement: LocalPlacement | undefined, mode: 'task' | 'session'): boolean {
+  return placement !== undefined && !(placement.tasksOnly && mode === 'session');
 }
 
 /** The second argument of a local call: how long it may run before it is handed off (the task's budget left). */

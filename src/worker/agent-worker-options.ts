@@ -97,15 +97,17 @@ export interface AgentWorkerOptions {
   /** OpenTelemetry traces and metrics of runs, model steps, tools and approvals (see docs/observability.md). */
   telemetry?: AgentTelemetry;
   /**
-   * Runs the model steps and tools of runs whose first workflow task this worker takes as local
-   * activities, in this worker, instead of activities: a step then costs a few milliseconds of
-   * Temporal instead of two server round trips. Off, runs keep steering at every step, live text
-   * from a step's first token and retries as activity attempts. Local calls hold their run's
-   * workflow task (queries, signals and cancellation wait), for at most `handOffAfterMs` of a task:
-   * a call still running then is handed off (it goes on in this process, and an activity on this
-   * process's own queue waits for it). A `longRunning` tool, an MCP server's tool, a call a human
-   * approved and a call allowed one attempt stay activities (see docs/architecture.md, "The step").
-   * @default false
+   * Runs the model steps and tools of task-mode runs (`start` with a prompt, subagents, background
+   * jobs, scheduled runs) whose first workflow task this worker takes as local activities, in this
+   * worker: a step then costs a few milliseconds of Temporal instead of two server round trips.
+   * Sessions keep activities unless `sessions: true`, so a message sent while a turn runs joins at
+   * its next step. Local calls hold their run's workflow task (queries, signals and cancellation
+   * wait), for at most `handOffAfterMs` of a task: a call still running then is handed off (it goes
+   * on in this process, and an activity on this process's own queue waits for it). A `longRunning`
+   * tool, an MCP server's tool, a call a human approved and a call allowed one attempt stay
+   * activities. `false`: every call is an activity, a retry shows as an activity attempt from the
+   * first (see docs/architecture.md, "The step").
+   * @default true
    */
   localActivities?: boolean | LocalActivityOptions;
 }
@@ -119,6 +121,13 @@ export interface LocalActivityOptions {
    * @default 2000
    */
   handOffAfterMs?: number;
+  /**
+   * Sessions' calls are local too. A message sent while a session's turn runs local steps then
+   * joins when the workflow task ends (within `handOffAfterMs`), not at the next step, and a stop
+   * waits as long.
+   * @default false
+   */
+  sessions?: boolean;
 }
 
 /** A running Cadre worker with the connections it owns. */

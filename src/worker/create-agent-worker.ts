@@ -43,7 +43,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
-  const inFlight = inFlightCallsOf(options.localActivities ?? false, taskQueue);
+  const inFlight = inFlightCallsOf(options.localActivities ?? true, taskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const openedStore: { store?: ConversationStore } = {};
@@ -274,7 +274,7 @@ function inFlightCallsOf(
   taskQueue: string,
 ): InFlightCalls | undefined {
   if (!setting) return undefined;
-  const handOffAfterMs = (typeof setting === 'object' ? setting.handOffAfterMs : undefined) ?? 2000;
+  const { handOffAfterMs = 2000, sessions = false } = typeof setting === 'object' ? setting : {};
   if (!(handOffAfterMs > 0 && handOffAfterMs <= maxHandOffAfterMs)) {
     throw new ConfigurationError(
       `localActivities.handOffAfterMs is ${handOffAfterMs}; it must be more than 0 and at most ${maxHandOffAfterMs} ` +
@@ -282,5 +282,5 @@ function inFlightCallsOf(
     );
   }
   const queue = `${taskQueue}/@${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  return new InFlightCalls({ queue, handOffAfterMs, adoptWithinMs: 30_000 });
+  return new InFlightCalls({ queue, handOffAfterMs, sessions, adoptWithinMs: 30_000 });
 }

@@ -47,6 +47,7 @@ import { commitWrites, conversationOf } from './store-writes';
 import { SubagentRunner } from './subagent-runner';
 import { ToolDispatch } from './tool-dispatch';
 import { LocalBudget } from './local-first';
+import { callsLocally } from '../protocol/step-placement';
 import { RunQueues } from './served-here';
 import { runPriorityOf } from '../protocol/run-priority';
 
@@ -125,7 +126,9 @@ export class AgentRun {
     // and are local when that worker runs them so (see runLocalFirst).
     const placement = {
       queues: new RunQueues(activityQueue, spec.onWorkflowQueue ? workflowInfo().taskQueue : undefined),
-      ...(spec.localActivities ? { budget: new LocalBudget(spec.localActivities) } : {}),
+      ...(spec.localActivities && callsLocally(spec.localActivities, input.mode)
+        ? { budget: new LocalBudget(spec.localActivities) }
+        : {}),
       // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
       ...(input.tenant && input.runtimeContext?.schedule !== undefined
         ? { priority: runPriorityOf('low', input.tenant) }

@@ -36,7 +36,7 @@ describe('per-tool retry and timeouts', () => {
   let env: AgentTestEnv;
   let local: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([tuned]);
+    env = await startAgentTestEnv([tuned], { localActivities: false });
     // A worker that runs tools locally, but for the longRunning one.
     local = await startAgentTestEnv([placed], { localActivities: true });
   });

@@ -66,7 +66,7 @@ describe("a run's steps and tools on the workflow's own task queue", () => {
   });
 
   it("go to the workflow's queue when the worker that took the run's first task serves the agent, so a server can hand them out eagerly", async () => {
-    const env = await startAgentTestEnv([stamper], { taskQueue });
+    const env = await startAgentTestEnv([stamper], { taskQueue, localActivities: false });
     envs.push(env);
     const handle = await env.client.start('wq-stamper', { prompt: 'stamp it' });
     expect((await handle.result()).text).toBe('stamped ok');
@@ -88,7 +88,7 @@ describe("a run's steps and tools on the workflow's own task queue", () => {
     // The fleet is now split: the only worker on the workflow's queue serves another agent.
     await first.stop();
     envs.shift();
-    const elsewhere = await startAgentTestEnv([other], { taskQueue });
+    const elsewhere = await startAgentTestEnv([other], { taskQueue, localActivities: false });
     envs.push(elsewhere);
     modelCalls.count = 0;
     toolRuns = 0;
@@ -100,7 +100,7 @@ describe("a run's steps and tools on the workflow's own task queue", () => {
     );
     // Nothing has run the step yet: the worker that refused it did not call the model.
     expect(modelCalls.count).toBe(0);
-    const serving = await startAgentTestEnv([stamper], { taskQueue });
+    const serving = await startAgentTestEnv([stamper], { taskQueue, localActivities: false });
     envs.push(serving);
     await waitFor(async () => {
       const status = await elsewhere.client.getHandle(handle.workflowId).status();

@@ -108,13 +108,14 @@ async function scheduledActivities(env: AgentTestEnv, workflowId: string): Promi
   });
 }
 
+// Counted on the activity path (`localActivities: false`): the local path's round trips are below.
 describe('round trips of subagents and approvals', () => {
   let env: AgentTestEnv;
   const counted = { queries: 0, updates: 0 };
   let countingClient: Client;
 
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents);
+    env = await startAgentTestEnv(agents, { localActivities: false });
     leadEnv = env;
     const counter: WorkflowClientInterceptor = {
       async query(input, next) {
@@ -263,22 +264,29 @@ describe('a session started with a message', () => {
     expect(await upsertedStatuses(env, 'rt-session-start')).toEqual(['running', 'idle']);
     await handle.end();
   });
+
+  it('makes its model step an activity on a worker with the default local calls: a message joins at the next step', async () => {
+    const handle = await env.client.start('rt-chat', { mode: 'session', prompt: 'hi', workflowId: 'rt-session-calls' });
+    await waitFor(async () => (await handle.status()).status === 'idle', 'idle after the turn');
+    expect(await scheduledActivities(env, 'rt-session-calls')).toContain('runModelStep');
+    const history = await env.client.client.workflow.getHandle('rt-session-calls').fetchHistory();
+    const converter = env.client.client.options.loadedDataConverter.payloadConverter;
+    expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere']);
+    await handle.end();
+  });
 });
 
-describe('a run whose worker serves its agent with local activities', () => {
+describe('a task run whose worker serves its agent (local activities, the default)', () => {
   let env: AgentTestEnv;
   const echo = tool({ description: 'Echoes.', inputSchema: z.object({}), execute: async () => 'echoed' });
   beforeAll(async () => {
-    env = await startAgentTestEnv(
-      [
-        defineAgent({
-          name: 'rt-local',
-          model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
-          tools: { echo },
-        }),
-      ],
-      { localActivities: true },
-    );
+    env = await startAgentTestEnv([
+      defineAgent({
+        name: 'rt-local',
+        model: reactiveModel({ toolCalls: [{ toolName: 'echo', input: {}, toolCallId: 'e' }] }),
+        tools: { echo },
+      }),
+    ]);
   });
   afterAll(async () => {
     await env.stop();

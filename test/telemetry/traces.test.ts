@@ -126,7 +126,7 @@ describe('traces of an agent tree', () => {
       'gen_ai.response.finish_reasons': ['stop'],
       'cadre.attempt': 1,
     });
-    expect(ancestorNames(last!, spans)).toEqual(expect.arrayContaining(['RunActivity:runModelStep']));
+    expect(ancestorNames(last!, spans)).toEqual(expect.arrayContaining(['RunActivity:runModelStepHere']));
     // Content is recorded when asked, cut to the limit with a marker.
     expect(last!.attributes['gen_ai.output.messages']).toBe('report: … [10 more characters not recorded]');
   });
@@ -145,7 +145,7 @@ describe('traces of an agent tree', () => {
     expect(counts('execute_tool remove')).toBe(1);
     expect(counts('agent run finished')).toBe(2);
     expect(stepKeys(spans)).toEqual(['chief:1', 'chief:2', 'scout:1', 'scout:2']);
-    expect(counts('StartActivity:runModelStep')).toBe(4);
+    expect(counts('StartActivity:runModelStepHere')).toBe(4);
   });
 
   it('keeps one trace across continue-as-new', async () => {
