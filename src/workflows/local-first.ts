@@ -1,8 +1,6 @@
 import type { Priority } from '@temporalio/common';
 import {
   ActivityCancellationType,
-  ActivityFailure,
-  ApplicationFailure,
   isCancellation,
   proxyActivities,
   sleep,
@@ -17,7 +15,7 @@ import {
   type LocalOutcome,
   type LocalPlacement,
 } from '../protocol/step-placement';
-import { notServedHere, type RunQueues } from './served-here';
+import { applicationFailureOf, notServedHere, type RunQueues } from './served-here';
 
 /** Where a run's calls go: its activity queue, and the run's local budget when its worker runs them locally. */
 export interface CallPlacement {
@@ -144,8 +142,9 @@ export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
 /** True when a failed local attempt (or its lost process) should be retried as an activity. */
 function mayRetry(error: unknown, finalErrorTypes: readonly string[]): boolean {
   if (isCancellation(error)) return false;
-  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return true;
-  const { type, nonRetryable } = error.cause;
+  const failure = applicationFailureOf(error);
+  if (!failure) return true;
+  const { type, nonRetryable } = failure;
   if (type === callNotInFlightType) return true;
   return !nonRetryable && !finalErrorTypes.includes(type ?? '');
 }

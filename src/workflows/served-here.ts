@@ -3,11 +3,16 @@ import { agentNotServedHereType } from '../protocol/step-placement';
 
 /** True when a call reached a worker that does not serve the run's agent (a fleet split by agent). */
 export function notServedHere(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === agentNotServedHereType
-  );
+  return applicationFailureOf(error)?.type === agentNotServedHereType;
+}
+
+/**
+ * The application failure a call's activity threw: the cause of an activity's failure, or the
+ * failure itself, as a local activity that failed for good (non-retryable) reports it.
+ */
+export function applicationFailureOf(error: unknown): ApplicationFailure | undefined {
+  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) return error.cause;
+  return error instanceof ApplicationFailure ? error : undefined;
 }
 
 /**

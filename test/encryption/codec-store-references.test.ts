@@ -72,6 +72,8 @@ describe('the codec server with the conversation store', () => {
       models: new ModelRegistry(),
       payloadKeys,
       store,
+      // Read from the activities' inputs and results in history.
+      localActivities: false,
     });
     const handle = await test.client.start('keeper', { prompt: 'Look up Ada' });
     await handle.result();
@@ -120,6 +122,8 @@ describe('the codec server with the conversation store', () => {
       models: new ModelRegistry(),
       payloadKeys,
       store,
+      // Read from the activities' inputs and results in history.
+      localActivities: false,
     });
     const handle = await test.client.start('keeper', { prompt: 'Read twice' });
     await handle.result();

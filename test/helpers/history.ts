@@ -24,6 +24,21 @@ export function localActivityTypes(history: temporal.api.history.v1.IHistory, co
   });
 }
 
+/**
+ * The results of a history's calls as text, in order: each completed activity's, and each local
+ * activity's from its marker (a local call's result carries the call's under `done`).
+ */
+export function callResults(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? []).flatMap((event) => {
+    const marker = event.markerRecordedEventAttributes;
+    const payloads =
+      marker?.markerName === 'core_local_activity'
+        ? (marker.details?.result?.payloads ?? [])
+        : (event.activityTaskCompletedEventAttributes?.result?.payloads ?? []);
+    return payloads.map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'));
+  });
+}
+
 /** True once a run's history has an `adoptCall` activity: a local call of the run was handed off. */
 export async function wasHandedOff(client: Client, workflowId: string): Promise<boolean> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();

@@ -1,3 +1,4 @@
+import type { WorkflowFailedError } from '@temporalio/client';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
@@ -58,10 +59,21 @@ const hiccup = defineAgent({
   modelRetry: { maximumAttempts: 3, initialInterval: '100 milliseconds' },
 });
 
+let rejections = 0;
+/** A model whose provider refuses the key (HTTP 401): no retry can help. */
+const refused = defineAgent({
+  name: 'refused',
+  model: reactiveModel(async () => {
+    rejections += 1;
+    throw httpError(401, 'Incorrect API key provided');
+  }),
+  modelRetry: { maximumAttempts: 3, initialInterval: '100 milliseconds' },
+});
+
 describe('local calls that outlive the hand-off window', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv([agent, hiccup], { localActivities: { handOffAfterMs } });
+    env = await startAgentTestEnv([agent, hiccup, refused], { localActivities: { handOffAfterMs } });
   });
   afterAll(async () => {
     await env.stop();
@@ -116,5 +128,17 @@ describe('local calls that outlive the hand-off window', () => {
       converter.fromPayload<RunModelStepArgs>(payload),
     );
     expect(args?.attemptsBefore).toBe(1);
+  });
+
+  it('do not run a local model step again as an activity when it failed for good (HTTP 401)', async () => {
+    const handle = await env.client.start('refused', { prompt: 'go' });
+    const failure = await handle.result().catch((error: unknown) => error);
+    expect((failure as WorkflowFailedError).cause?.message).toContain('(HTTP 401)');
+    expect(rejections).toBe(1);
+    const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    const scheduled = (history.events ?? []).flatMap(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(scheduled).not.toContain('runModelStep');
   });
 });

@@ -159,7 +159,9 @@ describe('Cadre agents over MCP', () => {
   let server: CadreMcpServer;
   let url: string;
   beforeAll(async () => {
-    env = await startAgentTestEnv(agents);
+    // A local call holds its run's workflow task, and with it the status that progress reports,
+    // for at most the hand-off window: mcp-slow's 1.5 s step outlives a 500 ms window.
+    env = await startAgentTestEnv(agents, { localActivities: { handOffAfterMs: 500 } });
     server = createMcpServer({
       client: env.client,
       agents: ['mcp-helper', 'mcp-slow', 'mcp-lead', { name: 'mcp-deployer', description: 'Deploys a version.' }],

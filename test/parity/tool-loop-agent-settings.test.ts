@@ -2,6 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { hasToolCall, Output, stepCountIs, ToolLoopAgent, type StepResult, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import { defineAgent } from '../../src/agents/define-agent';
+import { callResults } from '../helpers/history';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { callTool, scriptedModel } from '../helpers/scripted-model';
 import { agentReplayOptions } from '../helpers/replay';
@@ -173,10 +174,7 @@ describe('ToolLoopAgent settings in defineAgent', () => {
     expect(firstModel.calls).toHaveLength(1);
     expect(secondModel.calls[0]?.tools?.map((entry) => entry.name)).toEqual(['finish']);
     const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
-    const results = (history.events ?? []).flatMap(
-      (event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? [],
-    );
-    const recorded = results.map((payload) => Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'));
+    const recorded = callResults(history);
     expect(recorded.find((result) => result.includes('"prepared":{'))).toContain(
       '"prepared":{"model":"cadre-test:second","activeTools":["finish"]}',
     );

@@ -62,8 +62,13 @@ describe('a run started for a tenant', () => {
   let client: AgentClient;
   beforeAll(async () => {
     // Every task through matching, where fairness and priority apply: a task the server hands out
-    // eagerly skips the queue and reaches the worker without its priority.
-    env = await startAgentTestEnv(agents, { workerOptions: { maxEagerActivityReservationsPerWorkflowTask: 0 } });
+    // eagerly skips the queue and reaches the worker without its priority. Every call is a task of
+    // its own: local calls (the default for task runs) run inside the workflow task, whose priority
+    // is the run's.
+    env = await startAgentTestEnv(agents, {
+      localActivities: false,
+      workerOptions: { maxEagerActivityReservationsPerWorkflowTask: 0 },
+    });
     client = AgentClient.fromClient(env.client.client, {
       taskQueue: env.worker.taskQueue,
       tenant: (context) =>
