@@ -74,7 +74,7 @@ interface Trial {
   bytes: number;
 }
 
-/** Cadre's agent on a worker of its own: as it runs by default (activities), or with `localActivities: true` (local model steps and tools). */
+/** Cadre's agent on a worker of its own: as it runs by default (local model steps and tools), or with `localActivities: false` (activities, as it ran before). */
 async function cadreSystem(server: BenchServer, name: string, localActivities: boolean) {
   const taskQueue = `step-${name}-${randomUUID()}`;
   const agents = [stepAgent('step-fast', 0), stepAgent('step-slow', slowModelMs)];
@@ -163,19 +163,19 @@ function perStep(trial: Trial) {
 }
 
 /**
- * `npm run bench -- step`: the wall time of an agent step, Cadre (by default, and with local activities)
+ * `npm run bench -- step`: the wall time of an agent step, Cadre (by default, local calls, and on activities)
  * against the bare activity floor and the limit (bare local activities), on the dev server with
  * eager activity dispatch off and on. Trials interleave the systems.
  */
 export async function stepBench(): Promise<void> {
   for (const { server: serverName, withServer } of configurations) {
     await withServer(async (server) => {
-      const cadre = await cadreSystem(server, 'cadre', false);
-      const local = await cadreSystem(server, 'cadre-local', true);
+      const cadre = await cadreSystem(server, 'cadre', true);
+      const activities = await cadreSystem(server, 'cadre-activities', false);
       const bare = await bareSystems(server);
       const systems = [
         { system: cadre.system, client: cadre.client },
-        { system: local.system, client: local.client },
+        { system: activities.system, client: activities.client },
         ...bare.systems.map((system) => ({ system, client: bare.client })),
       ];
       try {
@@ -216,7 +216,7 @@ export async function stepBench(): Promise<void> {
         }
       } finally {
         await cadre.close();
-        await local.close();
+        await activities.close();
         await bare.close();
       }
     });
