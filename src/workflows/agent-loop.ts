@@ -104,6 +104,7 @@ export class AgentLoop {
         ]),
       adopt: { summary, startToCloseTimeout: this.spec.modelStepTimeout, heartbeatTimeout: modelHeartbeatTimeout },
       finalErrorTypes: nonRetryableModelErrors,
+      retryAfter: this.spec.modelRetry.initialInterval,
       budget: localModel.budget,
       queues,
     });

@@ -1,15 +1,10 @@
 import type { Priority } from '@temporalio/common';
-import {
-  ActivityCancellationType,
-  isCancellation,
-  proxyActivities,
-  sleep,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityCancellationType, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Duration, RetryPolicy } from '@temporalio/common';
 import type { AgentActivities } from '../activities/types';
 import {
   callNotInFlightType,
+  type HandedOff,
   isHandedOff,
   type LocalCall,
   type LocalOutcome,
@@ -37,6 +32,8 @@ export interface LocalFirstCall<R> {
   adopt: { summary: string; startToCloseTimeout: Duration; heartbeatTimeout: Duration };
   /** Failure types that end the call as they are (besides non-retryable failures). */
   finalErrorTypes?: readonly string[];
+  /** The retry policy's first backoff: a failed local attempt waits it (a timer) before its retry, as an activity's attempt would. */
+  retryAfter: Duration;
   /** The run's local time in the current workflow task. */
   budget: LocalBudget;
   /** The run's queues: a worker that does not serve the agent sends the run's calls to the agent's queue. */
@@ -63,9 +60,16 @@ export class LocalBudget {
 
   constructor(private readonly placement: LocalPlacement) {}
 
-  /** The window of the next call, after ending the task when its budget is spent. */
-  async next(): Promise<LocalCall> {
-    if (this.used() >= this.placement.handOffAfterMs) await sleep(1);
+  /**
+   * The window of the next call; a promise of it only when the budget is spent and a 1 ms timer
+   * ends the task first (every promise costs the sandbox a stack trace).
+   */
+  next(): LocalCall | Promise<LocalCall> {
+    if (this.used() >= this.placement.handOffAfterMs) return sleep(1).then(() => this.window());
+    return this.window();
+  }
+
+  private window(): LocalCall {
     return { handOffAfterMs: Math.max(this.placement.handOffAfterMs - this.used(), 0) };
   }
 
@@ -105,23 +109,31 @@ export function allowsLocalAttempt(retry: RetryPolicy): boolean {
  * process was lost, is retried as an activity on the run's queue (where retries show as the activity's
  * attempts): at least once, as an activity is.
  */
-export async function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
+export function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
+  // Not async, and one `then` for the outcome: every promise costs the sandbox a stack trace.
+  const window = call.budget.next();
+  const outcome = window instanceof Promise ? window.then((each) => call.here(each)) : call.here(window);
+  return outcome.then(
+    (done) => {
+      if (isHandedOff(done)) return adopt(call, done);
+      call.budget.spend(done.ms);
+      return done.done;
+    },
+    (error: unknown) => {
+      if (notServedHere(error)) {
+        call.queues.fallBackOn(error);
+        return call.remote();
+      }
+      if (!mayRetry(error, call.finalErrorTypes ?? [])) throw error;
+      // A provider's 429 or 503 is not asked again at once: the retry waits the policy's first backoff.
+      return sleep(call.retryAfter).then(call.retried);
+    },
+  );
+}
+
+/** Waits for a handed-off call through `adoptCall` on its process's queue; retries it as an activity when that process is gone. */
+async function adopt<R>(call: LocalFirstCall<R>, outcome: HandedOff): Promise<R> {
   const finalTypes = call.finalErrorTypes ?? [];
-  let outcome: LocalOutcome<R>;
-  try {
-    outcome = await call.here(await call.budget.next());
-  } catch (error) {
-    if (notServedHere(error)) {
-      call.queues.fallBackOn(error);
-      return await call.remote();
-    }
-    if (!mayRetry(error, finalTypes)) throw error;
-    return await call.retried();
-  }
-  if (!isHandedOff(outcome)) {
-    call.budget.spend(outcome.ms);
-    return outcome.done;
-  }
   const { queue, key } = outcome.handedOff;
   const { summary, ...timeouts } = call.adopt;
   const adopter = proxyActivities<AgentActivities>({

@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentSpec, ToolExecutionSettings } from '../agents/agent-definition';
 import type { AgentActivities, RunToolArgs, RunToolResult } from '../activities/types';
@@ -23,7 +24,7 @@ type Activities = ReturnType<typeof proxyActivities<AgentActivities>>;
 /** The activities of one tool: on the run's queue, and where the run places it locally, the local attempt and its retries. */
 interface ToolCallActivities {
   remote: Activities;
-  local?: { here: Activities; retried: Activities; budget: LocalBudget };
+  local?: { here: Activities; retried: Activities; budget: LocalBudget; retryAfter: Duration };
 }
 
 /**
@@ -61,6 +62,7 @@ export class ToolActivities {
         heartbeatTimeout: own.heartbeatTimeout ?? defaultToolExecution.heartbeatTimeout,
       },
       budget: local.budget,
+      retryAfter: local.retryAfter,
       queues,
     });
   }
@@ -91,6 +93,7 @@ export class ToolActivities {
             }),
             retried: proxyActivities<AgentActivities>({ ...options, retry: retriesAfterLocal(retry) }),
             budget,
+            retryAfter: retry.initialInterval,
           }
         : undefined;
     activities = { remote: proxyActivities<AgentActivities>({ ...options, retry }), ...(local ? { local } : {}) };

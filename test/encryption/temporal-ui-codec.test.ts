@@ -68,6 +68,8 @@ describe('Temporal UI with the codec server as its codec endpoint', () => {
       models: new ModelRegistry(),
       payloadKeys,
       store,
+      // The tool's output shows in its Activity Task Completed event.
+      localActivities: false,
     });
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     mkdirSync(screenshotDir, { recursive: true });

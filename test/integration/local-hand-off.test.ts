@@ -115,10 +115,13 @@ describe('local calls that outlive the hand-off window', () => {
       expect(each).toMatch(new RegExp(`^adoptCall on ${env.worker.taskQueue}/@.+-${process.pid}-`));
   });
 
-  it('retry a failed local model step as an activity with the attempts left, numbered on from the local one', async () => {
+  it('retry a failed local model step as an activity with the attempts left, numbered on from the local one, after its first backoff', async () => {
     const handle = await env.client.start('hiccup', { prompt: 'go' });
     expect((await handle.result()).text).toBe('recovered');
     const history = await env.client.client.workflow.getHandle(handle.workflowId).fetchHistory();
+    // The provider's 503 is not asked again at once: a timer of modelRetry's initialInterval comes first.
+    const timers = (history.events ?? []).flatMap((event) => event.timerStartedEventAttributes ?? []);
+    expect(timers.map((timer) => Number(timer.startToFireTimeout?.nanos ?? 0) / 1e6)).toEqual([100]);
     const converter = env.client.client.options.loadedDataConverter.payloadConverter;
     expect(localActivityTypes(history, converter)).toEqual(['describeAgentHere', 'runModelStepHere']);
     const scheduled = (history.events ?? []).flatMap((event) => event.activityTaskScheduledEventAttributes ?? []);

@@ -54,7 +54,8 @@ describe('the tool calls of one step', () => {
       tools,
       toolApproval: { wipe: 'denied' },
     });
-    await using kit = await createAgentTestEnvironment({ agents: [agent] });
+    // The tools as activities, each a task of its own, scheduled by one workflow task.
+    await using kit = await createAgentTestEnvironment({ agents: [agent], localActivities: false });
     const handle = await kit.client.start('side-by-side', { prompt: 'define' });
     expect((await handle.result()).text).toBe('done');
     expect(runs.sort()).toEqual(['ant', 'bee']);
