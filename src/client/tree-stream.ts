@@ -48,8 +48,9 @@ export interface StreamOptions {
 /**
  * Follows the events of a run and of every subagent it starts, recursively, until the whole
  * tree has finished. Each run's events come in order; a child's events come after its
- * `subagent-started` and before its `subagent-finished`. Reads by query, so it works from any
- * process and resumes from a cursor after a reconnect.
+ * `subagent-started` and before its `subagent-finished`. Reads by query (and the events before a
+ * new step's live text from the store, which a held workflow task does not delay), so it works
+ * from any process and resumes from a cursor after a reconnect.
  */
 export async function* streamTree(
   client: Client,
