@@ -107,7 +107,9 @@ export interface AgentWorkerOptions {
    * tool, an MCP server's tool, a call a human approved and a call allowed one attempt stay
    * activities. `false`: every call is an activity, a retry shows as an activity attempt from the
    * first (see docs/architecture.md, "The step").
-   * @default true
+   * @default true, or false on a worker with `workerOptions.maxCachedWorkflows: 0` (without a
+   * workflow cache, Temporal's SDK can evict a run in the middle of its local activities and run
+   * them again)
    */
   localActivities?: boolean | LocalActivityOptions;
 }

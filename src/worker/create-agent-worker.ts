@@ -43,7 +43,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
-  const inFlight = inFlightCallsOf(options.localActivities ?? true, taskQueue);
+  // Without a workflow cache, Temporal's SDK can evict a run in the middle of its local activities
+  // and run them again: such a worker makes its calls activities unless told otherwise.
+  const inFlight = inFlightCallsOf(
+    options.localActivities ?? options.workerOptions?.maxCachedWorkflows !== 0,
+    taskQueue,
+  );
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const openedStore: { store?: ConversationStore } = {};
