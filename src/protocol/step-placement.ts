@@ -1,3 +1,5 @@
+import type { AgentMode } from './definitions';
+
 /**
  * Where a run's model steps and tools run. When the worker that took a run's first workflow task
  * serves its agent with `localActivities`, each call starts as a local activity on the workflow's
@@ -42,7 +44,7 @@ export interface LocalPlacement {
 }
 
 /** Whether a run of `mode` makes its calls locally under `placement` (its spec's `localActivities`). */
-export function callsLocally(placement: LocalPlacement | undefined, mode: 'task' | 'session'): boolean {
+export function callsLocally(placement: LocalPlacement | undefined, mode: AgentMode): placement is LocalPlacement {
   return placement !== undefined && !(placement.tasksOnly && mode === 'session');
 }
 

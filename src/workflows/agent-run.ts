@@ -126,9 +126,7 @@ export class AgentRun {
     // and are local when that worker runs them so (see runLocalFirst).
     const placement = {
       queues: new RunQueues(activityQueue, spec.onWorkflowQueue ? workflowInfo().taskQueue : undefined),
-      ...(spec.localActivities && callsLocally(spec.localActivities, input.mode)
-        ? { budget: new LocalBudget(spec.localActivities) }
-        : {}),
+      ...(callsLocally(spec.localActivities, input.mode) ? { budget: new LocalBudget(spec.localActivities) } : {}),
       // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
       ...(input.tenant && input.runtimeContext?.schedule !== undefined
         ? { priority: runPriorityOf('low', input.tenant) }
