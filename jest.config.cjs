@@ -8,4 +8,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 120000,
+  // `npm test` runs one file at a time in one worker (`--maxWorkers=1`, not `--runInBand`), which Jest
+  // replaces once its heap passes this: each file leaves tens of MB behind (workflow bundles, native
+  // workers), and a heap near its limit slowed the last files' workers past their tests' timeouts.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -21,7 +21,7 @@ import type { ConversationStore } from '../store/conversation-store';
 import type { InferAgentCallOptions, InferAgentOutput } from '../agents/agent-definition';
 import { oneLine } from '../protocol/text-preview';
 import { promptText } from '../protocol/prompt-content';
-import { CadreError } from '../errors';
+import { CadreError, ConfigurationError } from '../errors';
 import { type AgentPrompt, promptInput } from './prompt-input';
 import { storeLargeParts } from './large-prompt-parts';
 import { closableConnectionInterceptors } from './closed-connection';
@@ -266,6 +266,13 @@ export class AgentClient {
     options: StartAgentOptions<CallOptionsOfAgent<AGENT>> = {},
   ): Promise<AgentHandle<OutputOfAgent<AGENT>>> {
     const agent = typeof reference === 'string' ? reference : reference.name;
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      // start('helper', 'Hello') would otherwise open an empty session and wait for messages.
+      throw new ConfigurationError(
+        `AgentClient.start('${agent}', ...) takes an options object, and got ${Array.isArray(options) ? 'an array' : typeof options}. ` +
+          `Pass start('${agent}', { prompt }) to run a task, or use run('${agent}', prompt) to wait for its result.`,
+      );
+    }
     const workflowId = options.workflowId ?? `${agent}-${randomUUID().slice(0, 8)}`;
     const prompt = promptInput(options.prompt, { sizeLimit: false });
     // Large images and files go to the conversation store; the input carries their keys.
