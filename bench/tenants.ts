@@ -87,7 +87,7 @@ const round = (ms: number) => Math.round(ms);
  * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
  * same turns on the idle worker, on the dev server (eager dispatch on) with fairness off, with it
  * on, and with B at a chat session's priority; the last two again on a worker that takes no eager
- * tasks; with B at a session's priority on a worker with 4 workflow task slots, on 4 partitions
+ * tasks; with B at a session's priority on one partition; on a worker with 4 workflow task slots, on 4 partitions
  * and on one; and with B's agent on a task queue and worker of its own. Goal: with fairness on, B's
  * p99 at most 1.5x its idle figure.
  */
@@ -99,6 +99,14 @@ export async function tenantsBench(): Promise<void> {
     // The worker takes no eager tasks, so every step goes through the fair queue.
     { label: 'fairness on, same priority, no eager tasks', fairness: true, priority: 'normal', eager: false },
     { label: 'fairness on, B at a session priority, no eager tasks', fairness: true, priority: 'high', eager: false },
+    // One partition: the server's priority and fairness order every task of the queue in one place.
+    {
+      label: 'fairness on, B at a session priority, 1 partition',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      partitions: 1,
+    },
     // Few workflow task slots keep the backlog on the server, where priority orders it, not in the worker.
     {
       label: 'fairness on, B at a session priority, 4 workflow task slots',
