@@ -16,6 +16,8 @@ const steps = Number(process.env.CADRE_BENCH_STEPS ?? 20);
 const trials = Number(process.env.CADRE_BENCH_TRIALS ?? 5);
 /** The slow model's latency, for the overhead a user with a real model pays. */
 const slowModelMs = Number(process.env.CADRE_BENCH_SLOW_MODEL_MS ?? 1000);
+/** Warm-up runs of each system before its trials (`CADRE_BENCH_WARMUPS`): bundles, connections, and the JIT of each path. */
+const warmups = Number(process.env.CADRE_BENCH_WARMUPS ?? 3);
 
 /** A server configuration measured, and how to run a body on it. */
 interface Configuration {
@@ -179,8 +181,9 @@ export async function stepBench(): Promise<void> {
         ...bare.systems.map((system) => ({ system, client: bare.client })),
       ];
       try {
-        // A warm-up run of each, so bundles and connections are ready before the trials.
-        for (const { system, client } of systems) await measureRun(system, client, 0);
+        // Warm-up runs of each, so bundles and connections are ready, and the JIT has compiled each path, before the trials.
+        for (let run = 0; run < warmups; run++)
+          for (const { system, client } of systems) await measureRun(system, client, 0);
         const fast = new Map<string, Trial[]>(systems.map(({ system }) => [system.name, []]));
         for (let trial = 0; trial < trials; trial++) {
           for (const { system, client } of systems) fast.get(system.name)?.push(await measureRun(system, client, 0));
