@@ -9,7 +9,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 120000,
   // `npm test` runs one file at a time in one worker (`--maxWorkers=1`, not `--runInBand`), which Jest
-  // replaces once its heap passes this: each file leaves tens of MB behind (workflow bundles, native
-  // workers), and a heap near its limit slowed the last files' workers past their tests' timeouts.
+  // replaces once its heap passes this: Jest loads the modules again for each file and the heap kept
+  // about 50 MB of each, until the last files' workers ran slow enough to pass their tests' timeouts.
   workerIdleMemoryLimit: '1GB',
 };
