@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -13,6 +14,8 @@ const floodRuns = Number(process.env.CADRE_BENCH_FLOOD_RUNS ?? 500);
 const floodSteps = 5;
 /** Tenant B's chat turns, started together once A's flood is queued. */
 const turns = 10;
+/** Rounds of B's turns, idle and flooded, 1.5 s apart: the percentiles are of all their turns. */
+const rounds = 3;
 /** Every model call takes this long, as a fast provider does. */
 const modelLatencyMs = 200;
 /** The worker's activity slots: few enough that A's flood backs up behind them. */
@@ -31,6 +34,8 @@ interface Configuration {
   partitions?: number;
   /** B's chat agent runs on a task queue of its own, served by a worker of its own (in the same process). */
   chatQueue?: boolean;
+  /** The worker's `localActivities.reservedSlots` (its default is a quarter of the workflow task slots). */
+  reservedSlots?: number;
 }
 
 const usage = {
@@ -64,18 +69,45 @@ const agents = [
   defineAgent({ name: 'chat', streaming: false, model: slowModel('chat', 1) }),
 ];
 
-/** Milliseconds of each of B's turns, started together: its run's start to its answer. */
-async function turnTimes(client: AgentClient, priority: RunPriority): Promise<number[]> {
-  return await Promise.all(
-    Array.from({ length: turns }, async () => {
-      const started = performance.now();
-      await client.run('chat', 'hello', { tenant: 'b', priority });
-      return performance.now() - started;
-    }),
-  );
+/** One of B's turns: its run's start to its answer, and how long its first workflow task waited on the server for a worker. */
+interface Turn {
+  ms: number;
+  firstTaskWaitMs: number;
 }
 
-function percentile(values: number[], p: number): number {
+/** `count` rounds of B's turns, each round's started together, 1.5 s apart. */
+async function turnTimes(client: AgentClient, priority: RunPriority, count = rounds): Promise<Turn[]> {
+  const all: Turn[] = [];
+  for (let round = 0; round < count; round++) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+    const measured = await Promise.all(
+      Array.from({ length: turns }, async () => {
+        const started = performance.now();
+        const handle = await client.start('chat', { prompt: 'hello', tenant: 'b', priority });
+        await handle.result();
+        return { ms: performance.now() - started, workflowId: handle.workflowId };
+      }),
+    );
+    for (const { ms, workflowId } of measured)
+      all.push({ ms, firstTaskWaitMs: await firstTaskWait(client, workflowId) });
+  }
+  return all;
+}
+
+/** From the run's first workflow task scheduled to started, in its history: its wait for a worker's poll. */
+async function firstTaskWait(client: AgentClient, workflowId: string): Promise<number> {
+  const events = (await client.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const { EVENT_TYPE_WORKFLOW_TASK_SCHEDULED: scheduled, EVENT_TYPE_WORKFLOW_TASK_STARTED: started } =
+    temporal.api.enums.v1.EventType;
+  const at = (type: temporal.api.enums.v1.EventType) => {
+    const time = events.find((event) => event.eventType === type)?.eventTime;
+    return Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+  };
+  return at(started) - at(scheduled);
+}
+
+function percentile(measured: Turn[], p: number, of: keyof Turn = 'ms'): number {
+  const values = measured.map((turn) => turn[of]);
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
@@ -84,12 +116,13 @@ const round = (ms: number) => Math.round(ms);
 
 /**
  * `npm run bench -- tenants`: tenant A floods one worker (16 activity slots) with 500 task runs of 5
- * steps (200 ms a model call); tenant B then starts 10 one-step runs. B's turn time against the
- * same turns on the idle worker, on the dev server (eager dispatch on) with fairness off, with it
- * on, and with B at a chat session's priority; the last two again on a worker that takes no eager
- * tasks; with B at a session's priority on one partition; on a worker with 4 workflow task slots, on 4 partitions
- * and on one; and with B's agent on a task queue and worker of its own. Goal: with fairness on, B's
- * p99 at most 1.5x its idle figure.
+ * steps (200 ms a model call); tenant B then starts 3 rounds of 10 one-step runs. B's turn time
+ * against the same turns on the idle worker, on the dev server (eager dispatch on) with fairness
+ * off, with it on, and with B at a chat session's priority; the last two again on a worker that
+ * takes no eager tasks; with B at a session's priority on one partition; both again without the
+ * workflow task slots left to high-priority runs (`reservedSlots: 0`); on a worker with 4 workflow
+ * task slots, on 4 partitions and on one; and with B's agent on a task queue and worker of its own.
+ * Goal: with fairness on, B's p99 at most 1.5x its idle figure.
  */
 export async function tenantsBench(): Promise<void> {
   const configurations: Configuration[] = [
@@ -106,6 +139,22 @@ export async function tenantsBench(): Promise<void> {
       priority: 'high',
       eager: true,
       partitions: 1,
+    },
+    // Without the workflow task slots that local calls of A's normal runs leave to B's high ones.
+    {
+      label: 'fairness on, B at a session priority, no slot reserve',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      reservedSlots: 0,
+    },
+    {
+      label: 'fairness on, B at a session priority, 1 partition, no slot reserve',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      partitions: 1,
+      reservedSlots: 0,
     },
     // Few workflow task slots keep the backlog on the server, where priority orders it, not in the worker.
     {
@@ -132,7 +181,8 @@ export async function tenantsBench(): Promise<void> {
       chatQueue: true,
     },
   ];
-  for (const { label, fairness, priority, eager, workflowTaskSlots, partitions, chatQueue } of configurations) {
+  for (const configuration of configurations) {
+    const { label, fairness, priority, eager, workflowTaskSlots, partitions, chatQueue, reservedSlots } = configuration;
     await withBenchServer(
       async (server) => {
         const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
@@ -141,7 +191,8 @@ export async function tenantsBench(): Promise<void> {
           ...(workflowTaskSlots ? { maxConcurrentWorkflowTaskExecutions: workflowTaskSlots } : {}),
           ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
         };
-        const worker = await createBenchWorker(agents, server, taskQueue, { workerOptions });
+        const localActivities = reservedSlots === undefined ? {} : { localActivities: { reservedSlots } };
+        const worker = await createBenchWorker(agents, server, taskQueue, { workerOptions, ...localActivities });
         const connect = (queue: string) =>
           AgentClient.connect({
             address: server.address,
@@ -151,12 +202,12 @@ export async function tenantsBench(): Promise<void> {
           });
         const client = await connect(taskQueue);
         const chatWorker = chatQueue
-          ? await createBenchWorker(agents, server, `${taskQueue}-chat`, { workerOptions })
+          ? await createBenchWorker(agents, server, `${taskQueue}-chat`, { workerOptions, ...localActivities })
           : undefined;
         const chatClient = chatWorker ? await connect(`${taskQueue}-chat`) : client;
         const running = chatWorker?.run();
         await worker.runUntil(async () => {
-          await turnTimes(chatClient, priority); // warm-up: bundles, caches, connections
+          await turnTimes(chatClient, priority, 1); // warm-up: bundles, caches, connections
           const idle = await turnTimes(chatClient, priority);
           const flood: AgentHandle[] = [];
           for (let batch = 0; batch < floodRuns; batch += 50) {
@@ -177,11 +228,17 @@ export async function tenantsBench(): Promise<void> {
             activitySlots,
             workflowTaskSlots: workflowTaskSlots ?? 40,
             partitions: partitions ?? 4,
+            reservedSlots:
+              reservedSlots ?? ((workflowTaskSlots ?? 40) >= 20 ? Math.floor((workflowTaskSlots ?? 40) / 4) : 0),
+            turns: loaded.length,
             idleP50Ms: round(percentile(idle, 50)),
             idleP99Ms: round(percentile(idle, 99)),
             floodedP50Ms: round(percentile(loaded, 50)),
             floodedP99Ms: round(percentile(loaded, 99)),
             p99VsIdle: Number((percentile(loaded, 99) / percentile(idle, 99)).toFixed(2)),
+            // How long B's first workflow task waited on the server for a poll, flooded.
+            floodedFirstTaskWaitP50Ms: round(percentile(loaded, 50, 'firstTaskWaitMs')),
+            floodedFirstTaskWaitP99Ms: round(percentile(loaded, 99, 'firstTaskWaitMs')),
           });
           await Promise.all(
             flood.map((handle) =>

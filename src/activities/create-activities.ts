@@ -164,7 +164,7 @@ function here<T>(
   call: LocalCall,
   body: (attempt: ActivityAttempt) => Promise<T>,
 ): Promise<LocalOutcome<T>> {
-  return inFlightOf(deps).runHere(Context.current(), call.handOffAfterMs, body);
+  return inFlightOf(deps).runHere(Context.current(), call, body);
 }
 
 function inFlightOf(deps: ActivityDependencies): InFlightCalls {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { callNotInFlightType, type HandedOff, type LocalOutcome } from '../protocol/step-placement';
+import { runPriorityKeys } from '../protocol/run-priority';
+import { callNotInFlightType, type HandedOff, type LocalCall, type LocalOutcome } from '../protocol/step-placement';
 import { keepHeartbeating } from './heartbeat';
 
 /**
@@ -23,6 +24,12 @@ export interface InFlightCallsOptions {
   sessions?: boolean;
   /** How long a handed-off call waits for its `adoptCall`; then it is aborted (its run was cancelled, or moved on). */
   adoptWithinMs: number;
+  /**
+   * How many local calls may hold workflow tasks at once before a call of a run below `high`
+   * priority is left to the task queue: the worker's workflow task slots less those reserved for
+   * `high` runs (`LocalActivityOptions.reservedSlots`). Absent: no call is left to the queue.
+   */
+  maxHoldingBelowHigh?: number;
 }
 
 /** A call of this process; the activity that owns it (none between hand-off and adoption) can abort it. */
@@ -56,29 +63,35 @@ export function handedOffCall(handOff: HandedOff): Promise<unknown> | undefined 
  */
 export class InFlightCalls {
   private readonly calls = new Map<string, InFlight>();
+  /** Local calls of this process that hold their run's workflow task now (neither ended nor handed off). */
+  private holdingNow = 0;
 
   constructor(readonly options: InFlightCallsOptions) {}
 
   /**
    * Runs `body` in the local activity `context`: its result and how long it took, or a hand-off
-   * when `windowMs` passes first.
+   * when the call's window passes first. A call of a run below `high` priority does not run when
+   * local calls already hold `maxHoldingBelowHigh` workflow tasks: it is left to the task queue.
    */
   async runHere<T>(
     context: Context,
-    windowMs: number,
+    localCall: LocalCall,
     body: (attempt: ActivityAttempt) => Promise<T>,
   ): Promise<LocalOutcome<T>> {
+    if (this.leavesToQueue(localCall)) return { leftToQueue: true };
     const started = performance.now();
+    this.holdingNow += 1;
     const call = this.start(context, body);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const window = new Promise<typeof windowPassed>((resolve) => {
-      timer = setTimeout(() => resolve(windowPassed), Math.max(windowMs, 0));
+      timer = setTimeout(() => resolve(windowPassed), Math.max(localCall.handOffAfterMs, 0));
     });
     try {
       const first = await Promise.race([call.promise as Promise<T>, window]);
       if (first !== windowPassed) return { done: first, ms: Math.round(performance.now() - started) };
     } finally {
       clearTimeout(timer);
+      this.holdingNow -= 1;
     }
     return this.handOff(call);
   }
@@ -110,6 +123,18 @@ export class InFlightCalls {
   /** Calls this process holds for an `adoptCall` (for tests and diagnostics). */
   get size(): number {
     return this.calls.size;
+  }
+
+  /** Local calls that hold their run's workflow task now (for tests and diagnostics). */
+  get holding(): number {
+    return this.holdingNow;
+  }
+
+  /** True when `call`'s run is below `high` priority and local calls hold the workflow task slots left to such runs. */
+  private leavesToQueue(call: LocalCall): boolean {
+    const { maxHoldingBelowHigh } = this.options;
+    if (maxHoldingBelowHigh === undefined || call.priorityKey === undefined) return false;
+    return call.priorityKey > runPriorityKeys.high && this.holdingNow >= maxHoldingBelowHigh;
   }
 
   private start<T>(context: Context, body: (attempt: ActivityAttempt) => Promise<T>): InFlight {

@@ -48,17 +48,38 @@ export function callsLocally(placement: LocalPlacement | undefined, mode: AgentM
   return placement !== undefined && !(placement.tasksOnly && mode === 'session');
 }
 
-/** The second argument of a local call: how long it may run before it is handed off (the task's budget left). */
+/** The second argument of a local call: how long it may run before it is handed off (the task's budget left), and its run's priority. */
 export interface LocalCall {
   handOffAfterMs: number;
+  /**
+   * The run's Temporal priority key (1 first, 5 last): a call below `high` (above 2) is left to the
+   * task queue when the worker's workflow task slots run short. Absent from workflows built before
+   * it: such calls are never left to the queue.
+   */
+  priorityKey?: number;
 }
 
-/** What a local call returns: its result and how long it held the workflow task, or a hand-off. */
-export type LocalOutcome<T> = { done: T; ms: number } | HandedOff;
+/**
+ * What a local call returns when it did not run: the worker's workflow task slots are held by local
+ * calls up to its share for runs below `high` priority (`LocalActivityOptions.reservedSlots`). The
+ * workflow runs the call as an activity on the run's queue, where the server's priority and
+ * fairness order it, and its workflow task frees the slot.
+ */
+export interface LeftToQueue {
+  leftToQueue: true;
+}
+
+/** What a local call returns: its result and how long it held the workflow task, a hand-off, or nothing run. */
+export type LocalOutcome<T> = { done: T; ms: number } | HandedOff | LeftToQueue;
 
 /** True when a local call's result is a hand-off rather than the call's own result. */
 export function isHandedOff(result: unknown): result is HandedOff {
   return typeof result === 'object' && result !== null && 'handedOff' in result;
+}
+
+/** True when a local call did not run, and the workflow runs it as an activity on the run's queue. */
+export function isLeftToQueue(result: unknown): result is LeftToQueue {
+  return typeof result === 'object' && result !== null && 'leftToQueue' in result;
 }
 
 /** The arguments of `adoptCall`. */

@@ -130,6 +130,18 @@ export interface LocalActivityOptions {
    * @default false
    */
   sessions?: boolean;
+  /**
+   * Workflow task slots that runs below `high` priority leave to `high` ones (sessions' turns, their
+   * foreground subagents, `priority: 'high'`). A local call holds its run's workflow task slot, so
+   * a flood of task runs could hold them all, and a person's turn would wait for one. When local
+   * calls hold all but these slots, the next call of a `normal` or `low` run does not run here: it
+   * goes to the run's task queue as an activity, where the server's priority and fairness order it,
+   * and its workflow task frees the slot. `0` leaves no slots. Not with `workerOptions.tuner`,
+   * which sizes the slots as it goes (there, no call is left to the queue). See docs/tenants.md.
+   * Keep it at least the worker's workflow task polls (10 by default), which each hold a slot while they wait.
+   * @default a quarter of `workerOptions.maxConcurrentWorkflowTaskExecutions`, rounded down (10 of Temporal's default 40), on a worker of 20 slots or more; 0 on a smaller one, whose polls hold most of its slots
+   */
+  reservedSlots?: number;
 }
 
 /** A running Cadre worker with the connections it owns. */

@@ -2,10 +2,9 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { AgentRegistry } from '../agents/agent-registry';
 import { ModelRegistry } from '../agents/model-registry';
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { createActivities } from '../activities/create-activities';
-import { InFlightCalls } from '../activities/in-flight-calls';
+import type { InFlightCalls } from '../activities/in-flight-calls';
+import { inFlightCallsOf } from './local-calls';
 import { approvalSignerFrom } from '../activities/approval-signer';
 import { ConversationIo } from '../activities/conversation-io';
 import { checkMcpPackage, McpClients } from '../activities/mcp-clients';
@@ -43,12 +42,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const temporal = resolveTemporalConnection({ address: options.address, namespace: options.namespace });
   const { namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
-  // Without a workflow cache, Temporal's SDK can evict a run in the middle of its local activities
-  // and run them again: such a worker makes its calls activities unless told otherwise.
-  const inFlight = inFlightCallsOf(
-    options.localActivities ?? options.workerOptions?.maxCachedWorkflows !== 0,
-    taskQueue,
-  );
+  const inFlight = inFlightCallsOf(options, taskQueue);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const openedStore: { store?: ConversationStore } = {};
@@ -268,24 +262,4 @@ function withoutActivities<T extends { activities?: unknown }>(options: T): Omit
   const rest: Partial<T> = { ...options };
   delete rest.activities;
   return rest as Omit<T, 'activities'>;
-}
-
-/** Most a local call may hold its workflow task: below the 10 s workflow task timeout, which it would otherwise heartbeat. */
-const maxHandOffAfterMs = 8000;
-
-/** The process's hand-off registry when the worker runs local activities, with its own queue. */
-function inFlightCallsOf(
-  setting: NonNullable<AgentWorkerOptions['localActivities']>,
-  taskQueue: string,
-): InFlightCalls | undefined {
-  if (!setting) return undefined;
-  const { handOffAfterMs = 2000, sessions = false } = typeof setting === 'object' ? setting : {};
-  if (!(handOffAfterMs > 0 && handOffAfterMs <= maxHandOffAfterMs)) {
-    throw new ConfigurationError(
-      `localActivities.handOffAfterMs is ${handOffAfterMs}; it must be more than 0 and at most ${maxHandOffAfterMs} ` +
-        `(a local call holds its run's workflow task, whose timeout is 10 s). Leave it out for the default, 2000.`,
-    );
-  }
-  const queue = `${taskQueue}/@${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  return new InFlightCalls({ queue, handOffAfterMs, sessions, adoptWithinMs: 30_000 });
 }

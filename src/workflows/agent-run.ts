@@ -49,7 +49,7 @@ import { ToolDispatch } from './tool-dispatch';
 import { LocalBudget } from './local-first';
 import { callsLocally } from '../protocol/step-placement';
 import { RunQueues } from './served-here';
-import { runPriorityOf } from '../protocol/run-priority';
+import { runPriorityKeys, runPriorityOf } from '../protocol/run-priority';
 
 /** Result text of every tool call a cancellation leaves open. */
 export const cancelledToolResult = 'Cancelled: the agent run was cancelled before this tool call finished.';
@@ -124,13 +124,16 @@ export class AgentRun {
     const runtimeTools = new RuntimeTools(spec, children);
     // The run's calls go to the workflow's queue when its worker serves the agent (see RunQueues),
     // and are local when that worker runs them so (see runLocalFirst).
+    // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
+    const priority =
+      input.tenant && input.runtimeContext?.schedule !== undefined ? runPriorityOf('low', input.tenant) : undefined;
+    const priorityKey = priority?.priorityKey ?? workflowInfo().priority?.priorityKey ?? runPriorityKeys.normal;
     const placement = {
       queues: new RunQueues(activityQueue, spec.onWorkflowQueue ? workflowInfo().taskQueue : undefined),
-      ...(callsLocally(spec.localActivities, input.mode) ? { budget: new LocalBudget(spec.localActivities) } : {}),
-      // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
-      ...(input.tenant && input.runtimeContext?.schedule !== undefined
-        ? { priority: runPriorityOf('low', input.tenant) }
+      ...(callsLocally(spec.localActivities, input.mode)
+        ? { budget: new LocalBudget(spec.localActivities, priorityKey) }
         : {}),
+      ...(priority ? { priority } : {}),
     };
     const attention = new AttentionWait(state, status, spec);
     const tools = new ToolDispatch(input, spec, state, status, subagents, runtimeTools, attention, placement);

@@ -6,6 +6,7 @@ import {
   callNotInFlightType,
   type HandedOff,
   isHandedOff,
+  isLeftToQueue,
   type LocalCall,
   type LocalOutcome,
   type LocalPlacement,
@@ -52,13 +53,18 @@ const adoptScheduleToStart = '10 seconds';
  * so the run's queries, signals and cancellation wait for it; local calls may hold one task for
  * the worker's `handOffAfterMs` in all. A call gets what is left as its window (then it is handed
  * off); when nothing is left, a 1 ms timer ends the task first. A new task (a new history length)
- * starts afresh.
+ * starts afresh. Each call carries the run's priority key, by which a busy worker leaves the calls of
+ * runs below `high` to the task queue.
  */
 export class LocalBudget {
   private taskHistoryLength = -1;
   private usedMs = 0;
 
-  constructor(private readonly placement: LocalPlacement) {}
+  constructor(
+    private readonly placement: LocalPlacement,
+    /** The run's Temporal priority key (its calls', where they carry their own). */
+    private readonly priorityKey: number,
+  ) {}
 
   /**
    * The window of the next call; a promise of it only when the budget is spent and a 1 ms timer
@@ -70,7 +76,7 @@ export class LocalBudget {
   }
 
   private window(): LocalCall {
-    return { handOffAfterMs: Math.max(this.placement.handOffAfterMs - this.used(), 0) };
+    return { handOffAfterMs: Math.max(this.placement.handOffAfterMs - this.used(), 0), priorityKey: this.priorityKey };
   }
 
   /** Counts a local call that ended within its window. */
@@ -105,7 +111,8 @@ export function allowsLocalAttempt(retry: RetryPolicy): boolean {
 /**
  * Runs `call` as a local activity; as an activity on the agent's queue when this worker does not serve the agent.
  * A call that outlives its window goes on in its process, and `adoptCall` waits for it on that
- * process's own queue, so the workflow task is free again. A local attempt that failed, or whose
+ * process's own queue, so the workflow task is free again. A call the busy worker left to the queue
+ * (nothing ran) runs as an activity on the run's queue. A local attempt that failed, or whose
  * process was lost, is retried as an activity on the run's queue (where retries show as the activity's
  * attempts): at least once, as an activity is.
  */
@@ -116,6 +123,7 @@ export function runLocalFirst<R>(call: LocalFirstCall<R>): Promise<R> {
   return outcome.then(
     (done) => {
       if (isHandedOff(done)) return adopt(call, done);
+      if (isLeftToQueue(done)) return call.remote();
       call.budget.spend(done.ms);
       return done.done;
     },

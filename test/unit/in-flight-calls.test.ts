@@ -36,7 +36,11 @@ const queue = 'agents/@this-process';
 describe('a local call and its hand-off', () => {
   it('returns the call’s own result and its time when it ends within the window, and keeps nothing', async () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
-    const result = await calls.runHere(activityContext(true).context, 60_000, async () => 'quick answer');
+    const result = await calls.runHere(
+      activityContext(true).context,
+      { handOffAfterMs: 60_000 },
+      async () => 'quick answer',
+    );
     expect(result).toEqual({ done: 'quick answer', ms: expect.any(Number) });
     expect(calls.size).toBe(0);
   });
@@ -44,7 +48,7 @@ describe('a local call and its hand-off', () => {
   it('hands off a call that outlives the window; the adopter gets its result, and it ran once', async () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const { call, body } = pendingCall<string>();
-    const handOff = await calls.runHere(activityContext(true).context, 5, body);
+    const handOff = await calls.runHere(activityContext(true).context, { handOffAfterMs: 5 }, body);
     expect(isHandedOff(handOff)).toBe(true);
     const { handedOff } = handOff as HandedOff;
     expect(handedOff.queue).toBe(queue);
@@ -63,7 +67,7 @@ describe('a local call and its hand-off', () => {
     let fail: (error: Error) => void = () => undefined;
     const handOff = (await calls.runHere(
       activityContext(true).context,
-      5,
+      { handOffAfterMs: 5 },
       () => new Promise((_, reject) => (fail = reject)),
     )) as HandedOff;
     fail(new Error('provider down'));
@@ -74,7 +78,7 @@ describe('a local call and its hand-off', () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const local = activityContext(true);
     const { call, body } = pendingCall<string>();
-    const running = calls.runHere(local.context, 60_000, body);
+    const running = calls.runHere(local.context, { handOffAfterMs: 60_000 }, body);
     local.cancel('cancelled by the workflow');
     await expect(running).rejects.toBe('cancelled by the workflow');
     expect(call.abortReason).toBe('cancelled by the workflow');
@@ -84,7 +88,7 @@ describe('a local call and its hand-off', () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const local = activityContext(true);
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(local.context, 5, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(local.context, { handOffAfterMs: 5 }, body)) as HandedOff;
     local.cancel('a stale cancellation');
     expect(call.abortReason).toBeUndefined();
     const adopter = activityContext(false);
@@ -97,7 +101,11 @@ describe('a local call and its hand-off', () => {
   it('aborts a handed-off call that nobody adopts in time, and then knows no such call', async () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 10 });
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(activityContext(true).context, 5, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(
+      activityContext(true).context,
+      { handOffAfterMs: 5 },
+      body,
+    )) as HandedOff;
     while (call.abortReason === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(String(call.abortReason)).toContain('never adopted');
     const missing = calls.adopt(activityContext(false).context, handedOff.key);
@@ -108,11 +116,66 @@ describe('a local call and its hand-off', () => {
   it('heartbeats from the adopter while it waits, so a lost process is found by its heartbeat timeout', async () => {
     const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000 });
     const { call, body } = pendingCall<string>();
-    const { handedOff } = (await calls.runHere(activityContext(true).context, 5, body)) as HandedOff;
+    const { handedOff } = (await calls.runHere(
+      activityContext(true).context,
+      { handOffAfterMs: 5 },
+      body,
+    )) as HandedOff;
     const adopter = activityContext(false);
     const adopted = calls.adopt(adopter.context, handedOff.key);
     while (adopter.heartbeats.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     call.finish('done');
     await expect(adopted).resolves.toBe('done');
+  });
+});
+
+describe('local calls on a worker whose workflow task slots run short', () => {
+  const normal = { handOffAfterMs: 60_000, priorityKey: 3 };
+  const high = { handOffAfterMs: 60_000, priorityKey: 2 };
+
+  it('leaves the call of a run below high priority to the task queue, unrun, while local calls hold its share', async () => {
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000, maxHoldingBelowHigh: 1 });
+    const { call, body } = pendingCall<string>();
+    const holding = calls.runHere(activityContext(true).context, normal, body);
+    expect(calls.holding).toBe(1);
+    const left = pendingCall<string>();
+    await expect(
+      calls.runHere(activityContext(true).context, { ...normal, priorityKey: 4 }, left.body),
+    ).resolves.toEqual({ leftToQueue: true });
+    expect(left.call.runs).toBe(0);
+    call.finish('answer');
+    await expect(holding).resolves.toEqual({ done: 'answer', ms: expect.any(Number) });
+    expect(calls.holding).toBe(0);
+  });
+
+  it('runs a high-priority call, and a call from a workflow that sends no priority, whatever the slots', async () => {
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000, maxHoldingBelowHigh: 1 });
+    const { call, body } = pendingCall<string>();
+    const holding = calls.runHere(activityContext(true).context, normal, body);
+    await expect(calls.runHere(activityContext(true).context, high, async () => 'first')).resolves.toMatchObject({
+      done: 'first',
+    });
+    await expect(
+      calls.runHere(activityContext(true).context, { handOffAfterMs: 60_000 }, async () => 'older workflow'),
+    ).resolves.toMatchObject({ done: 'older workflow' });
+    call.finish('answer');
+    await holding;
+  });
+
+  it('counts a handed-off call as holding no slot, and a failed one as ended', async () => {
+    const calls = new InFlightCalls({ queue, handOffAfterMs: 2000, adoptWithinMs: 60_000, maxHoldingBelowHigh: 1 });
+    const { body } = pendingCall<string>();
+    const handOff = await calls.runHere(activityContext(true).context, { ...normal, handOffAfterMs: 5 }, body);
+    expect(isHandedOff(handOff)).toBe(true);
+    expect(calls.holding).toBe(0);
+    await expect(
+      calls.runHere(activityContext(true).context, normal, async () => {
+        throw new Error('provider down');
+      }),
+    ).rejects.toThrow('provider down');
+    expect(calls.holding).toBe(0);
+    await expect(calls.runHere(activityContext(true).context, normal, async () => 'runs here')).resolves.toMatchObject({
+      done: 'runs here',
+    });
   });
 });
