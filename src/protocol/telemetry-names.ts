@@ -14,6 +14,11 @@ export const cadreAttributes = {
   outcome: 'cadre.outcome',
   /** True on a local model step or tool call that outlived the hand-off window (it ran on in its process). */
   handedOff: 'cadre.handed_off',
+  /**
+   * True on a local model step or tool call that did not run: the worker's workflow task slots were
+   * short, and the call ran as an activity on the run's queue, under a span of its own.
+   */
+  leftToQueue: 'cadre.left_to_queue',
   modelRoute: 'cadre.model.route',
   approvalId: 'cadre.approval.id',
   decidedBy: 'cadre.approval.decided_by',

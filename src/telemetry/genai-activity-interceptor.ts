@@ -6,7 +6,7 @@ import { cadreAttributes as cadre } from '../protocol/telemetry-names';
 import type { AgentMetrics } from './agent-metrics';
 import { firstChunkAt } from './first-chunk';
 import { cutContent } from './telemetry-options';
-import { isHandedOff } from '../protocol/step-placement';
+import { isHandedOff, isLeftToQueue } from '../protocol/step-placement';
 import { handedOffCall } from '../activities/in-flight-calls';
 
 /** What the GenAI spans and metrics of activities need. */
@@ -160,6 +160,12 @@ export class GenAiActivityInterceptor implements ActivityInboundCallsInterceptor
     try {
       const value = await outcome;
       if (mayHandOff && isHandedOff(value) && handedOffCall(value)) return value;
+      if (mayHandOff && isLeftToQueue(value)) {
+        // Nothing ran: no outcome and no metrics; the activity that runs the call has its own span.
+        span.setAttribute(cadre.leftToQueue, true);
+        span.end();
+        return value;
+      }
       // A local call (`...Here`) that ended in its window returns `{ done, ms }`.
       succeeded(span, mayHandOff && isLocalDone(value) ? value.done : value, seconds());
       span.end();
