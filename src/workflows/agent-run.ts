@@ -127,7 +127,8 @@ export class AgentRun {
     // A schedule cannot start its runs with a priority: their calls carry their tenant and `low` themselves.
     const priority =
       input.tenant && input.runtimeContext?.schedule !== undefined ? runPriorityOf('low', input.tenant) : undefined;
-    const priorityKey = priority?.priorityKey ?? workflowInfo().priority?.priorityKey ?? runPriorityKeys.normal;
+    // A run started without a priority (a schedule's without a tenant, your own client's) has key 0 or none: normal.
+    const priorityKey = priority?.priorityKey || workflowInfo().priority?.priorityKey || runPriorityKeys.normal;
     const placement = {
       queues: new RunQueues(activityQueue, spec.onWorkflowQueue ? workflowInfo().taskQueue : undefined),
       ...(callsLocally(spec.localActivities, input.mode)
