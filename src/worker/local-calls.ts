@@ -13,7 +13,7 @@ const sdkDefaultWorkflowTaskSlots = 40;
 /**
  * Fewest workflow task slots a worker reserves some of by default: twice the SDK's 10 workflow task
  * polls, each of which holds a slot while it waits. A smaller worker's polls hold most of its slots
- * already, and a reserve there only sends its calls to the queue (measured: docs/tenants.md).
+ * already, so a quarter of them cannot keep a poll free there; it would only send calls to the queue.
  */
 const minSlotsToReserve = 20;
 
