@@ -1,33 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { defineAgent } from '../../src/agents/define-agent';
 import { openStore } from '../../src/store/open-store';
 import type { ConversationStore } from '../../src/store/conversation-store';
-import { createAgentWorker } from '../../src/worker/create-agent-worker';
-import { demoModels } from '../helpers/demo-models';
-import { reactiveModel } from '../helpers/scripted-model';
-import { testAddress, testNamespace } from '../helpers/temporal';
+import { HeldModelCalls } from '../helpers/held-model';
 import { waitFor } from '../helpers/wait';
-import { memoryTelemetry, tracedClient } from './telemetry-fixtures';
+import { memoryTelemetry, tracedClient, tracedWorker } from './telemetry-fixtures';
 
-let calls = 0;
-let open: () => void = () => undefined;
-const gate = new Promise<void>((resolve) => (open = resolve));
-const agent = defineAgent({
-  name: 'traced-held',
-  model: reactiveModel(async () => {
-    calls += 1;
-    await gate;
-    return 'answered';
-  }),
-  modelRetry: { maximumAttempts: 3 },
-});
+const held = new HeldModelCalls();
 
 let store: ConversationStore;
 beforeAll(async () => {
   store = await openStore('sqlite::memory:');
 });
 afterAll(async () => {
-  open();
+  held.open();
   await store.close();
 });
 
@@ -35,27 +20,19 @@ describe('the trace of a model step left to the task queue', () => {
   it('marks the local attempt that did not run, and counts the step once, from the activity that ran it', async () => {
     const telemetry = memoryTelemetry();
     const taskQueue = `left-to-queue-${randomUUID()}`;
-    const worker = await createAgentWorker({
-      agents: [agent],
-      address: testAddress(),
-      namespace: testNamespace(),
-      taskQueue,
-      models: demoModels(),
-      store,
-      approvalSecret: false,
-      telemetry: telemetry.telemetry,
+    const { worker, running } = await tracedWorker(taskQueue, store, telemetry.telemetry, {
+      agents: [held.agent('traced-held')],
       // One local call of a normal or low run at a time (the other 15 slots: polls and high runs).
       localActivities: { reservedSlots: 15, handOffAfterMs: 8000 },
       workerOptions: { maxConcurrentWorkflowTaskExecutions: 16 },
     });
-    const running = worker.run();
     const client = await tracedClient(taskQueue, store, telemetry.telemetry);
     try {
       const holding = await client.start('traced-held', { prompt: 'go' });
-      await waitFor(() => calls === 1, 'the first run to call its model locally');
+      await waitFor(() => held.calls === 1, 'the first run to call its model locally');
       const queued = await client.start('traced-held', { prompt: 'go', priority: 'low' });
-      await waitFor(() => calls === 2, "the low run's model call, as an activity");
-      open();
+      await waitFor(() => held.calls === 2, "the low run's model call, as an activity");
+      held.open();
       expect((await holding.result()).text).toBe('answered');
       expect((await queued.result()).text).toBe('answered');
 

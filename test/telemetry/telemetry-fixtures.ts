@@ -16,7 +16,7 @@ import { defineAgent } from '../../src/agents/define-agent';
 import { AgentClient } from '../../src/client/agent-client';
 import type { ConversationStore } from '../../src/store/conversation-store';
 import type { AgentTelemetry } from '../../src/telemetry/telemetry-options';
-import { type AgentWorker, createAgentWorker } from '../../src/worker/create-agent-worker';
+import { type AgentWorker, type AgentWorkerOptions, createAgentWorker } from '../../src/worker/create-agent-worker';
 import { lastToolResult, reactiveModel } from '../helpers/scripted-model';
 import { testAddress, testNamespace } from '../helpers/temporal';
 import { demoModels } from '../helpers/demo-models';
@@ -75,12 +75,12 @@ export function memoryTelemetry(extra: Partial<AgentTelemetry> = {}) {
   return { spans, reader, telemetry, tracerProvider, meterProvider };
 }
 
-/** A worker of the shared test server with `telemetry`, on `taskQueue`, sharing `store`. */
+/** A worker of the shared test server with `telemetry`, on `taskQueue`, sharing `store`; `overrides` go over its options. */
 export async function tracedWorker(
   taskQueue: string,
   store: ConversationStore,
   telemetry: AgentTelemetry,
-  maxCachedWorkflows?: number,
+  overrides: Partial<AgentWorkerOptions> = {},
 ): Promise<{ worker: AgentWorker; running: Promise<void> }> {
   const worker = await createAgentWorker({
     agents: treeAgents,
@@ -91,7 +91,7 @@ export async function tracedWorker(
     store,
     approvalSecret: false,
     telemetry,
-    ...(maxCachedWorkflows !== undefined ? { workerOptions: { maxCachedWorkflows } } : {}),
+    ...overrides,
   });
   return { worker, running: worker.run() };
 }

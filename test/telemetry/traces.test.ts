@@ -29,7 +29,8 @@ function runTrace(spans: readonly ReadableSpan[]): ReadableSpan[] {
 /** Runs the chief/scout tree to its end, approving scout's call as alice; `between` runs while the approval waits. */
 async function runTree(telemetry: ReturnType<typeof memoryTelemetry>, between?: (taskQueue: string) => Promise<void>) {
   const taskQueue = `traces-${randomUUID()}`;
-  const first = await tracedWorker(taskQueue, store, telemetry.telemetry, between ? 0 : undefined);
+  const noCache = { workerOptions: { maxCachedWorkflows: 0 } };
+  const first = await tracedWorker(taskQueue, store, telemetry.telemetry, between ? noCache : {});
   const client = await tracedClient(taskQueue, store, telemetry.telemetry);
   let second: Awaited<ReturnType<typeof tracedWorker>> | undefined;
   try {
@@ -39,7 +40,7 @@ async function runTree(telemetry: ReturnType<typeof memoryTelemetry>, between?: 
       first.worker.shutdown();
       await first.running;
       await between(taskQueue);
-      second = await tracedWorker(taskQueue, store, telemetry.telemetry, 0);
+      second = await tracedWorker(taskQueue, store, telemetry.telemetry, noCache);
     }
     const [request] = await handle.pendingApprovals();
     await handle.approve(request!.approvalId, { by: 'alice' });

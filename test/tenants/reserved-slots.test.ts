@@ -1,26 +1,13 @@
 import { Worker } from '@temporalio/worker';
-import { defineAgent } from '../../src/agents/define-agent';
 import type { RunPriority } from '../../src/protocol/run-priority';
 import { type AgentTestEnv, startAgentTestEnv } from '../helpers/agent-test-env';
 import { localActivityTypes } from '../helpers/history';
 import { agentReplayOptions } from '../helpers/replay';
-import { reactiveModel } from '../helpers/scripted-model';
+import { HeldModelCalls } from '../helpers/held-model';
 import { waitFor } from '../helpers/wait';
 
-/** Model calls that have started, and the gate that lets them all answer. */
-let calls = 0;
-let open: () => void = () => undefined;
-let gate = new Promise<void>((resolve) => (open = resolve));
-
-const agent = defineAgent({
-  name: 'held',
-  model: reactiveModel(async () => {
-    calls += 1;
-    await gate;
-    return 'answered';
-  }),
-  modelRetry: { maximumAttempts: 3 },
-});
+const held = new HeldModelCalls();
+const agent = held.agent('held');
 
 describe('workflow task slots reserved for high-priority runs', () => {
   let env: AgentTestEnv;
@@ -33,7 +20,7 @@ describe('workflow task slots reserved for high-priority runs', () => {
     });
   });
   afterAll(async () => {
-    open();
+    held.open();
     await env.stop();
   });
 
@@ -52,22 +39,21 @@ describe('workflow task slots reserved for high-priority runs', () => {
     env.client.start('held', { prompt: 'go', ...(priority ? { priority } : {}) });
 
   it("leaves a normal run's step to the task queue while a local call holds the normal runs' share, and runs a high run's here", async () => {
-    calls = 0;
-    gate = new Promise<void>((resolve) => (open = resolve));
+    held.hold();
     const holding = await start();
-    await waitFor(() => calls === 1, 'the first run to call its model locally');
+    await waitFor(() => held.calls === 1, 'the first run to call its model locally');
     const queued = await start('low');
-    await waitFor(() => calls === 2, "the low run's model call, as an activity");
+    await waitFor(() => held.calls === 2, "the low run's model call, as an activity");
     const first = await start('high');
-    await waitFor(() => calls === 3, "the high run's model call");
-    open();
+    await waitFor(() => held.calls === 3, "the high run's model call");
+    held.open();
     for (const handle of [holding, queued, first]) expect((await handle.result()).text).toBe('answered');
 
     expect(await placementOf(holding.workflowId)).toEqual({ local: 1, activities: [] });
     // Nothing ran in its local attempt, so the activity has the model's whole retry policy.
     expect(await placementOf(queued.workflowId)).toEqual({ local: 1, activities: ['runModelStep x3'] });
     expect(await placementOf(first.workflowId)).toEqual({ local: 1, activities: [] });
-    expect(calls).toBe(3);
+    expect(held.calls).toBe(3);
     // The call left to the queue replays as it ran: the outcome is in the local activity's marker.
     const history = await env.client.client.workflow.getHandle(queued.workflowId).fetchHistory();
     await expect(
@@ -76,8 +62,8 @@ describe('workflow task slots reserved for high-priority runs', () => {
   });
 
   it('runs normal runs locally again once the slots are free', async () => {
-    calls = 0;
-    gate = Promise.resolve();
+    held.hold();
+    held.open();
     const handle = await start();
     expect((await handle.result()).text).toBe('answered');
     expect(await placementOf(handle.workflowId)).toEqual({ local: 1, activities: [] });
