@@ -7,6 +7,7 @@ import { defineAgent } from '../src/agents/define-agent';
 import { AgentClient } from '../src/client/agent-client';
 import type { AgentHandle } from '../src/client/agent-handle';
 import type { RunPriority } from '../src/protocol/run-priority';
+import { defaultReservedSlots } from '../src/worker/local-calls';
 import { createBenchWorker, report, withBenchServer } from './bench-env';
 
 /** Tenant A's flood: this many task runs of `floodSteps` model steps each. */
@@ -228,8 +229,7 @@ export async function tenantsBench(): Promise<void> {
             activitySlots,
             workflowTaskSlots: workflowTaskSlots ?? 40,
             partitions: partitions ?? 4,
-            reservedSlots:
-              reservedSlots ?? ((workflowTaskSlots ?? 40) >= 20 ? Math.floor((workflowTaskSlots ?? 40) / 4) : 0),
+            reservedSlots: reservedSlots ?? defaultReservedSlots(workflowTaskSlots ?? 40),
             turns: loaded.length,
             idleP50Ms: round(percentile(idle, 50)),
             idleP99Ms: round(percentile(idle, 99)),

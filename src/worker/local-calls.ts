@@ -63,7 +63,7 @@ function maxHoldingBelowHighOf(
     );
   }
   const slots = workerOptions.maxConcurrentWorkflowTaskExecutions ?? sdkDefaultWorkflowTaskSlots;
-  const byDefault = slots >= minSlotsToReserve ? Math.floor(slots / 4) : 0;
+  const byDefault = defaultReservedSlots(slots);
   const reserved = reservedSlots ?? byDefault;
   if (!(Number.isInteger(reserved) && reserved >= 0 && reserved < slots)) {
     throw new ConfigurationError(
@@ -72,4 +72,9 @@ function maxHoldingBelowHighOf(
     );
   }
   return reserved === 0 ? undefined : slots - reserved;
+}
+
+/** The slots a worker of `slots` workflow task slots reserves when `reservedSlots` is not given. */
+export function defaultReservedSlots(slots: number): number {
+  return slots >= minSlotsToReserve ? Math.floor(slots / 4) : 0;
 }
