@@ -35,8 +35,10 @@ interface Configuration {
   partitions?: number;
   /** B's chat agent runs on a task queue of its own, served by a worker of its own (in the same process). */
   chatQueue?: boolean;
-  /** The worker's `localActivities.reservedSlots` (its default is a quarter of the workflow task slots). */
+  /** The worker's `localActivities.reservedSlots` (by default none with the lane, else a quarter of the workflow task slots). */
   reservedSlots?: number;
+  /** False: no high-priority lane; B's high-priority turns start on the shared queue, beside A's flood. */
+  lane?: boolean;
 }
 
 const usage = {
@@ -119,17 +121,35 @@ const round = (ms: number) => Math.round(ms);
  * `npm run bench -- tenants`: tenant A floods one worker (16 activity slots) with 500 task runs of 5
  * steps (200 ms a model call); tenant B then starts 3 rounds of 10 one-step runs. B's turn time
  * against the same turns on the idle worker, on the dev server (eager dispatch on) with fairness
- * off, with it on, and with B at a chat session's priority; the last two again on a worker that
- * takes no eager tasks; with B at a session's priority on one partition; both again without the
- * workflow task slots left to high-priority runs (`reservedSlots: 0`); on a worker with 4 workflow
- * task slots, on 4 partitions and on one; and with B's agent on a task queue and worker of its own.
+ * off, with it on, and with B at a chat session's priority (on the high-priority lane); that without
+ * the lane, with and without the workflow task slots kept for high-priority runs; the same and
+ * session priorities on a worker that takes no eager tasks; a session's priority on one partition,
+ * with the lane and without; on a worker with 4 workflow task slots; and with B's agent on a task
+ * queue and worker of its own.
  * Goal: with fairness on, B's p99 at most 1.5x its idle figure.
  */
 export async function tenantsBench(): Promise<void> {
   const configurations: Configuration[] = [
     { label: 'fairness off, same priority', fairness: false, priority: 'normal', eager: true },
     { label: 'fairness on, same priority', fairness: true, priority: 'normal', eager: true },
+    // B's high-priority turns start on the high-priority lane, which the worker polls with slots of its own.
     { label: 'fairness on, B at a session priority', fairness: true, priority: 'high', eager: true },
+    // Without the lane: B's turns share the worker's slots with A's flood, a quarter of them kept for B.
+    {
+      label: 'fairness on, B at a session priority, no lane',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      lane: false,
+    },
+    {
+      label: 'fairness on, B at a session priority, no lane, no slot reserve',
+      fairness: true,
+      priority: 'high',
+      eager: true,
+      lane: false,
+      reservedSlots: 0,
+    },
     // The worker takes no eager tasks, so every step goes through the fair queue.
     { label: 'fairness on, same priority, no eager tasks', fairness: true, priority: 'normal', eager: false },
     { label: 'fairness on, B at a session priority, no eager tasks', fairness: true, priority: 'high', eager: false },
@@ -141,23 +161,15 @@ export async function tenantsBench(): Promise<void> {
       eager: true,
       partitions: 1,
     },
-    // Without the workflow task slots that local calls of A's normal runs leave to B's high ones.
     {
-      label: 'fairness on, B at a session priority, no slot reserve',
-      fairness: true,
-      priority: 'high',
-      eager: true,
-      reservedSlots: 0,
-    },
-    {
-      label: 'fairness on, B at a session priority, 1 partition, no slot reserve',
+      label: 'fairness on, B at a session priority, 1 partition, no lane',
       fairness: true,
       priority: 'high',
       eager: true,
       partitions: 1,
-      reservedSlots: 0,
+      lane: false,
     },
-    // Few workflow task slots keep the backlog on the server, where priority orders it, not in the worker.
+    // Few workflow task slots (on each of the two workflow workers).
     {
       label: 'fairness on, B at a session priority, 4 workflow task slots',
       fairness: true,
@@ -165,25 +177,19 @@ export async function tenantsBench(): Promise<void> {
       eager: true,
       workflowTaskSlots: 4,
     },
-    {
-      label: 'fairness on, B at a session priority, 4 workflow task slots, 1 partition',
-      fairness: true,
-      priority: 'high',
-      eager: true,
-      workflowTaskSlots: 4,
-      partitions: 1,
-    },
-    // The deployment docs/tenants.md suggests for chat: its own queue and workers, beside A's flood.
+    // What docs/tenants.md suggested for chat before the lane: its own queue and workers, beside A's flood.
     {
       label: 'B on a task queue and worker of its own',
       fairness: true,
       priority: 'high',
       eager: true,
       chatQueue: true,
+      lane: false,
     },
   ];
   for (const configuration of configurations) {
     const { label, fairness, priority, eager, workflowTaskSlots, partitions, chatQueue, reservedSlots } = configuration;
+    const lane = configuration.lane ?? true;
     await withBenchServer(
       async (server) => {
         const taskQueue = `tenants-${randomUUID().slice(0, 8)}`;
@@ -192,7 +198,10 @@ export async function tenantsBench(): Promise<void> {
           ...(workflowTaskSlots ? { maxConcurrentWorkflowTaskExecutions: workflowTaskSlots } : {}),
           ...(eager ? {} : { maxEagerActivityReservationsPerWorkflowTask: 0 }),
         };
-        const localActivities = reservedSlots === undefined ? {} : { localActivities: { reservedSlots } };
+        const localActivities = {
+          highPriorityLane: lane,
+          ...(reservedSlots === undefined ? {} : { localActivities: { reservedSlots } }),
+        };
         const worker = await createBenchWorker(agents, server, taskQueue, { workerOptions, ...localActivities });
         const connect = (queue: string) =>
           AgentClient.connect({
@@ -200,6 +209,8 @@ export async function tenantsBench(): Promise<void> {
             namespace: server.namespace,
             taskQueue: queue,
             store: server.storeUrl,
+            // The bench's worker polls the lane from the start: no need to ask the server.
+            highPriorityLane: lane,
           });
         const client = await connect(taskQueue);
         const chatWorker = chatQueue
@@ -229,7 +240,8 @@ export async function tenantsBench(): Promise<void> {
             activitySlots,
             workflowTaskSlots: workflowTaskSlots ?? 40,
             partitions: partitions ?? 4,
-            reservedSlots: reservedSlots ?? defaultReservedSlots(workflowTaskSlots ?? 40),
+            highPriorityLane: lane,
+            reservedSlots: reservedSlots ?? defaultReservedSlots(workflowTaskSlots ?? 40, lane),
             turns: loaded.length,
             idleP50Ms: round(percentile(idle, 50)),
             idleP99Ms: round(percentile(idle, 99)),

@@ -24,7 +24,7 @@ export interface SessionStart {
 export async function sendToSession(client: AgentClient, start: SessionStart, text: string): Promise<void> {
   const placement = client.placement(start.runtimeContext, 'high');
   await client.client.workflow.signalWithStart<typeof agentWorkflow, [{ text: string }]>(agentWorkflowType, {
-    ...startOptions(client, start, text, placement),
+    ...(await startOptions(client, start, text, placement)),
     args: [sessionInput(start, placement)],
     signal: sendMessageSignal,
     signalArgs: [{ text }],
@@ -42,7 +42,7 @@ export async function startSession(client: AgentClient, start: SessionStart, tex
     const placement = client.placement(start.runtimeContext, 'high');
     await client.checkCapacity(placement.tenant);
     await client.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
-      ...startOptions(client, start, text, placement),
+      ...(await startOptions(client, start, text, placement)),
       args: [{ ...sessionInput(start, placement), prompt: text }],
       ...(client.startsEagerly ? { requestEagerStart: true } : {}),
     });
@@ -64,11 +64,11 @@ function sessionInput(start: SessionStart, placement: RunPlacement): AgentWorkfl
   };
 }
 
-/** The start options both ways of starting a session share. */
-function startOptions(client: AgentClient, start: SessionStart, text: string, placement: RunPlacement) {
+/** The start options both ways of starting a session share: the high-priority lane once a worker polls it. */
+async function startOptions(client: AgentClient, start: SessionStart, text: string, placement: RunPlacement) {
   return {
     workflowId: start.workflowId,
-    taskQueue: client.taskQueue,
+    taskQueue: await client.queueFor(placement.priority),
     staticSummary: `${start.agent} (session): ${oneLine(text, 100)}`,
     typedSearchAttributes:
       start.searchAttributes === false

@@ -12,6 +12,7 @@ import type { RunPriority, RunTenant } from '../protocol/run-priority';
 import { type RunPlacement, runPlacement, type TenantBudgetOf, type TenantOf } from './run-placement';
 import { readTenantUsage, type TenantUsageOptions } from './tenant-usage';
 import { AgentHandle } from './agent-handle';
+import { HighLane } from './high-lane';
 import { LazyStore } from './lazy-store';
 import type { Pricing, TreeUsage } from '../protocol/usage';
 import { MemoryScope } from './memory-scope';
@@ -27,10 +28,11 @@ import { storeLargeParts } from './large-prompt-parts';
 import { closableConnectionInterceptors } from './closed-connection';
 import { agentTaskQueue } from '../protocol/task-queues';
 import { temporal } from '../peers/temporal-proto';
+import type * as Proto from '@temporalio/proto';
 import { AgentSchedules, type AgentScheduleSummary } from './agent-schedules';
 import type { AgentScheduleHandle } from './agent-schedule-handle';
 import type { AgentScheduleOptions } from './schedule-options';
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, Priority } from '@temporalio/common';
 import { dataConverterFromEnvironment, payloadKeysOf } from '../codec/data-converter';
 import type { AgentTelemetry } from '../telemetry/telemetry-options';
 import { telemetryClientInterceptors } from '../telemetry/worker-telemetry';
@@ -99,6 +101,16 @@ export interface AgentClientOptions {
     maxActiveRuns?: number | ((tenant: RunTenant) => number | undefined);
     budget?: TenantBudgetOf;
   };
+  /**
+   * Where runs a person waits on start (sessions, forks of sessions, `priority: 'high'`): on the
+   * task queue's high-priority lane, `<taskQueue>/@high`, which workers poll with slots of their own
+   * (`AgentWorkerOptions.highPriorityLane`), so a flood of task runs does not hold up their turns.
+   * undefined: there once a worker polls it (the client asks the server at most once a minute; a
+   * client from `fromWorker` knows). `true`: there without asking. `false`: on the shared queue.
+   * See docs/tenants.md.
+   * @default undefined
+   */
+  highPriorityLane?: boolean;
 }
 
 /**
@@ -156,12 +168,21 @@ export class AgentClient {
   private constructor(
     readonly client: Client,
     private readonly options: Required<Pick<AgentClientOptions, 'namespace' | 'taskQueue' | 'searchAttributes'>> &
-      Pick<AgentClientOptions, 'uiUrl' | 'pricing' | 'tenant' | 'tenantLimits'>,
+      Pick<AgentClientOptions, 'uiUrl' | 'pricing' | 'tenant' | 'tenantLimits' | 'highPriorityLane'>,
     private readonly ownedConnection?: Connection,
     private readonly store: LazyStore = new LazyStore(),
     /** False for a worker under Worker Versioning: the server, not this process, picks a new run's build. */
     private readonly eagerStartAllowed = true,
-  ) {}
+  ) {
+    this.lane = new HighLane({
+      taskQueue: options.taskQueue,
+      setting: options.highPriorityLane,
+      workflowPollers: (queue) => this.pollers(queue, temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
+    });
+  }
+
+  /** Where new runs start: the shared queue, or its high-priority lane. */
+  private readonly lane: HighLane;
 
   /**
    * True when this client's connection is a worker's (see {@link fromWorker}) and that worker is not
@@ -214,7 +235,8 @@ export class AgentClient {
    * @example const agents = AgentClient.fromWorker(agentWorker);
    */
   static fromWorker(
-    worker: Pick<AgentWorker, 'connection' | 'namespace' | 'taskQueue' | 'store' | 'dataConverter' | 'deployment'>,
+    worker: Pick<AgentWorker, 'connection' | 'namespace' | 'taskQueue' | 'store' | 'dataConverter' | 'deployment'> &
+      Partial<Pick<AgentWorker, 'highPriorityLane'>>,
     options: Omit<AgentClientOptions, 'address' | 'namespace' | 'taskQueue' | 'dataConverter' | 'store'> = {},
   ): AgentClient {
     const client = new Client({
@@ -225,7 +247,15 @@ export class AgentClient {
     });
     return new AgentClient(
       client,
-      AgentClient.settings({ ...options, taskQueue: worker.taskQueue }, worker.namespace),
+      AgentClient.settings(
+        {
+          ...options,
+          taskQueue: worker.taskQueue,
+          // This process's worker polls the lane: no need to ask the server whether one does.
+          highPriorityLane: options.highPriorityLane ?? (worker.highPriorityLane ? true : undefined),
+        },
+        worker.namespace,
+      ),
       undefined,
       new LazyStore(worker.store),
       worker.deployment === undefined,
@@ -254,6 +284,7 @@ export class AgentClient {
       ...(options.pricing ? { pricing: options.pricing } : {}),
       ...(options.tenant ? { tenant: options.tenant } : {}),
       ...(options.tenantLimits ? { tenantLimits: options.tenantLimits } : {}),
+      ...(options.highPriorityLane !== undefined ? { highPriorityLane: options.highPriorityLane } : {}),
     };
   }
 
@@ -293,7 +324,7 @@ export class AgentClient {
     };
     const handle = await this.client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
       workflowId,
-      taskQueue: this.options.taskQueue,
+      taskQueue: await this.queueFor(placement.priority),
       args: [input],
       staticSummary: `${agent} (${input.mode})${options.prompt ? `: ${oneLine(promptText(prompt.promptContent ?? prompt.prompt ?? ''), 100)}` : ''}`,
       typedSearchAttributes: this.options.searchAttributes
@@ -322,6 +353,14 @@ export class AgentClient {
       defaultPriority,
       ...(budgetOf ? { budgetOf } : {}),
     });
+  }
+
+  /**
+   * The task queue a new run of `priority` starts on: the high-priority lane for `high` and above
+   * once a worker polls it (see `highPriorityLane`), else the shared queue.
+   */
+  async queueFor(priority: Priority): Promise<string> {
+    return await this.lane.queueFor(priority);
   }
 
   /**
@@ -415,13 +454,18 @@ export class AgentClient {
    * few minutes): 0 means no running worker serves the agent, and a run of it would wait for one.
    */
   async workersFor(agent: string): Promise<number> {
+    return await this.pollers(
+      agentTaskQueue(this.options.taskQueue, agent),
+      temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    );
+  }
+
+  /** How many workers polled `queue`'s tasks of `type` lately. */
+  private async pollers(queue: string, type: Proto.temporal.api.enums.v1.TaskQueueType): Promise<number> {
     const { pollers } = await this.client.workflowService.describeTaskQueue({
       namespace: this.options.namespace,
-      taskQueue: {
-        name: agentTaskQueue(this.options.taskQueue, agent),
-        kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
-      },
-      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      taskQueue: { name: queue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: type,
     });
     return pollers?.length ?? 0;
   }

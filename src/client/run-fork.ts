@@ -7,6 +7,7 @@ import { type AgentMode, type AgentWorkflowInput, agentWorkflowType } from '../p
 import { promptText } from '../protocol/prompt-content';
 import { agentNameKey, initialSearchAttributes } from '../protocol/search-attributes';
 import { runPriorityOf } from '../protocol/run-priority';
+import { sharedQueueOf } from '../protocol/task-queues';
 import { oneLine } from '../protocol/text-preview';
 import { storedMessages } from '../store/stored-messages';
 import type { agentWorkflow } from '../workflows/agent-workflow';
@@ -114,7 +115,8 @@ export async function startFork(
   const withAttributes = description.typedSearchAttributes.get(agentNameKey) !== undefined;
   await client.workflow.start<typeof agentWorkflow>(agentWorkflowType, {
     workflowId: forkId,
-    taskQueue: description.taskQueue,
+    // A session's fork goes where the session runs (its high-priority lane too); a task's, to the shared queue.
+    taskQueue: mode === 'session' ? description.taskQueue : sharedQueueOf(description.taskQueue),
     args: [input],
     memo: { [forkMemoKey]: memo },
     staticSummary: `${agent} (${mode}), fork of ${workflowId} at message ${at}${text ? `: ${oneLine(promptText(text), 100)}` : ''}`,

@@ -17,6 +17,7 @@ export interface AgentTestEnvironmentOptions extends Pick<
   | 'workerOptions'
   | 'workflowBundle'
   | 'localActivities'
+  | 'highPriorityLane'
 > {
   /** The agents the worker serves, as your production worker defines them. */
   agents: readonly AnyAgentDefinition[];

@@ -66,10 +66,17 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
       ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
       ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
+      highPriorityLane: options.highPriorityLane ?? true,
     };
     let current = await startWorker(workerOptions);
     cleanups.push(() => current.stop());
-    const client = AgentClient.fromClient(env.client, { taskQueue, searchAttributes, store });
+    // The client knows whether its worker polls the high-priority lane: no need to ask the server.
+    const client = AgentClient.fromClient(env.client, {
+      taskQueue,
+      searchAttributes,
+      store,
+      highPriorityLane: workerOptions.highPriorityLane,
+    });
     cleanups.push(() => client.close());
     return {
       client,
@@ -81,7 +88,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
         if (timeSkipping) {
           // Its workflow tasks would stay on the stopped worker's sticky queue: the test server never moves them.
           throw new ConfigurationError(
-            'restartWorker() needs a server that hands a stopped worker\'s runs to the next one, and the ' +
+            "restartWorker() needs a server that hands a stopped worker's runs to the next one, and the " +
               'time-skipping test server keeps them waiting for the stopped worker. Create this environment with ' +
               'timeSkipping: false (the dev server, `npx cadre setup` builds it) to restart its worker.',
           );

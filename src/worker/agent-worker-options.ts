@@ -112,6 +112,17 @@ export interface AgentWorkerOptions {
    * them again)
    */
   localActivities?: boolean | LocalActivityOptions;
+  /**
+   * Polls the task queue's high-priority lane, `<taskQueue>/@high`, with Temporal workers of
+   * their own: their own workflow task slots and polls (as many as `workerOptions` gives the shared
+   * queue's) and their own workflow thread. Clients start the runs a person waits on there
+   * (sessions, forks of sessions, `priority: 'high'`) once a worker polls it, so a flood of task
+   * runs on the shared queue never holds what their turns need. Their background children go back to
+   * the shared queue. `false` leaves runs on the lane waiting until a worker polls it again: turn it off
+   * only where no client starts runs there (`AgentClientOptions.highPriorityLane: false`). See docs/tenants.md.
+   * @default true
+   */
+  highPriorityLane?: boolean;
 }
 
 /** How a worker runs model steps and tools as local activities (`AgentWorkerOptions.localActivities`). */
@@ -139,7 +150,7 @@ export interface LocalActivityOptions {
    * and its workflow task frees the slot. `0` leaves no slots. Not with `workerOptions.tuner`,
    * which sizes the slots as it goes (there, no call is left to the queue). See docs/tenants.md.
    * Keep it at least the worker's workflow task polls (10 by default), which each hold a slot while they wait.
-   * @default a quarter of `workerOptions.maxConcurrentWorkflowTaskExecutions`, rounded down (10 of Temporal's default 40), on a worker of 20 slots or more; 0 on a smaller one, whose polls hold most of its slots
+   * @default 0 on a worker that polls the high-priority lane (`highPriorityLane`), whose own slots are kept for those runs; without it, a quarter of `workerOptions.maxConcurrentWorkflowTaskExecutions`, rounded down (10 of Temporal's default 40), on a worker of 20 slots or more, and 0 on a smaller one, whose polls hold most of its slots
    */
   reservedSlots?: number;
 }
@@ -162,6 +173,8 @@ export interface AgentWorker {
   store: ConversationStore;
   /** The activities' view of the store, with its read counters. */
   conversations: ConversationIo;
+  /** True when this worker polls the high-priority lane, `<taskQueue>/@high` (`highPriorityLane`). */
+  highPriorityLane: boolean;
   /** The deployment build this worker serves; undefined without Worker Versioning. */
   deployment?: ResolvedDeployment;
   /** Each served agent's definition fingerprint, by agent name (see `agentFingerprint`). */

@@ -43,6 +43,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const { namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const inFlight = inFlightCallsOf(options, taskQueue);
+  const highPriorityLane = options.highPriorityLane ?? true;
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const openedStore: { store?: ConversationStore } = {};
@@ -81,6 +82,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       deployment,
       agents: agents.names(),
       inFlight,
+      highPriorityLane,
     }),
   );
   // Runs the workers, then closes what this function opened.
@@ -103,6 +105,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     agents,
     store,
     conversations,
+    highPriorityLane,
     ...(deployment ? { deployment } : {}),
     fingerprints,
     async run() {
@@ -131,6 +134,7 @@ function workerSetOptions(
     deployment: ResolvedDeployment | undefined;
     agents: string[];
     inFlight: InFlightCalls | undefined;
+    highPriorityLane: boolean;
   },
 ): WorkerSetOptions {
   const { connection, namespace, taskQueue, activities, dataConverter, deployment, agents, inFlight } = parts;
@@ -163,6 +167,7 @@ function workerSetOptions(
     ...(interceptors ? { activityInterceptors: interceptors } : {}),
     agents,
     ...(inFlight ? { inFlight } : {}),
+    highPriorityLane: parts.highPriorityLane,
   };
 }
 

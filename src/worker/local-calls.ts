@@ -35,7 +35,11 @@ export function inFlightCallsOf(options: AgentWorkerOptions, taskQueue: string):
     );
   }
   const queue = `${taskQueue}/@${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const maxHoldingBelowHigh = maxHoldingBelowHighOf(options.workerOptions ?? {}, reservedSlots);
+  const maxHoldingBelowHigh = maxHoldingBelowHighOf(
+    options.workerOptions ?? {},
+    reservedSlots,
+    options.highPriorityLane ?? true,
+  );
   return new InFlightCalls({
     queue,
     handOffAfterMs,
@@ -47,13 +51,15 @@ export function inFlightCallsOf(options: AgentWorkerOptions, taskQueue: string):
 
 /**
  * How many local calls may hold workflow task slots before the calls of runs below `high` priority
- * are left to the task queue: the worker's slots less `reservedSlots`, by default a quarter of them
- * on a worker of at least {@link minSlotsToReserve} slots. None on a worker whose slots a tuner
- * sizes: its slot count is not known in advance.
+ * are left to the task queue: the worker's slots less `reservedSlots`, by default none on a worker
+ * that polls the high-priority lane, else a quarter of them on a worker of at least
+ * {@link minSlotsToReserve} slots. None on a worker whose slots a tuner sizes: its slot count is
+ * not known in advance.
  */
 function maxHoldingBelowHighOf(
   workerOptions: Partial<WorkerOptions>,
   reservedSlots: number | undefined,
+  highPriorityLane: boolean,
 ): number | undefined {
   if (workerOptions.tuner) {
     if (reservedSlots === undefined) return undefined;
@@ -63,7 +69,7 @@ function maxHoldingBelowHighOf(
     );
   }
   const slots = workerOptions.maxConcurrentWorkflowTaskExecutions ?? sdkDefaultWorkflowTaskSlots;
-  const byDefault = defaultReservedSlots(slots);
+  const byDefault = defaultReservedSlots(slots, highPriorityLane);
   const reserved = reservedSlots ?? byDefault;
   if (!(Number.isInteger(reserved) && reserved >= 0 && reserved < slots)) {
     throw new ConfigurationError(
@@ -74,7 +80,10 @@ function maxHoldingBelowHighOf(
   return reserved === 0 ? undefined : slots - reserved;
 }
 
-/** The slots a worker of `slots` workflow task slots reserves when `reservedSlots` is not given. */
-export function defaultReservedSlots(slots: number): number {
-  return slots >= minSlotsToReserve ? Math.floor(slots / 4) : 0;
+/**
+ * The slots a worker of `slots` workflow task slots reserves when `reservedSlots` is not given:
+ * none when it polls the high-priority lane, where high-priority runs have slots of their own.
+ */
+export function defaultReservedSlots(slots: number, highPriorityLane: boolean): number {
+  return !highPriorityLane && slots >= minSlotsToReserve ? Math.floor(slots / 4) : 0;
 }

@@ -1,6 +1,6 @@
-import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { InFlightCalls } from '../activities/in-flight-calls';
-import { agentTaskQueue } from '../protocol/task-queues';
+import { agentTaskQueue, highLaneQueue } from '../protocol/task-queues';
 
 /** What the workers of one agent worker share, and what each kind adds. */
 export interface WorkerSetOptions {
@@ -16,13 +16,16 @@ export interface WorkerSetOptions {
   agents: readonly string[];
   /** The process's hand-off registry, when it runs local activities: its queue gets a worker. */
   inFlight?: InFlightCalls;
+  /** True to poll the shared queue's high-priority lane with a workflow worker of its own. */
+  highPriorityLane: boolean;
 }
 
 /**
  * The Temporal workers of one agent worker: the workflow worker on the shared queue (workflows,
- * their local activities, and the steps and tools of runs on the workflow's queue), one activity
- * worker per agent on `<taskQueue>/<agent>`, and the process's hand-off queue. One failing stops
- * the others, so running the set always settles.
+ * their local activities, and the steps and tools of runs on the workflow's queue), the same on the
+ * high-priority lane `<taskQueue>/@high` with slots, polls and a workflow thread of its own, one
+ * activity worker per agent on `<taskQueue>/<agent>`, and the process's hand-off queue. One failing
+ * stops the others, so running the set always settles.
  */
 export class WorkerSet {
   private constructor(
@@ -35,7 +38,11 @@ export class WorkerSet {
   static async create(options: WorkerSetOptions): Promise<WorkerSet> {
     const { shared, taskQueue, activityInterceptors, inFlight } = options;
     const interceptors = activityInterceptors?.activity ? { activity: activityInterceptors.activity } : undefined;
-    const main = await Worker.create({ ...shared, taskQueue, ...options.workflows });
+    const workflows = options.highPriorityLane ? await bundledOnce(shared, options.workflows) : options.workflows;
+    const main = await Worker.create({ ...shared, taskQueue, ...workflows });
+    const lane = options.highPriorityLane
+      ? [await Worker.create({ ...shared, taskQueue: highLaneQueue(taskQueue), ...workflows })]
+      : [];
     // One activity queue per agent: an agent's steps and tools reach only workers that serve it.
     const others = await Promise.all(
       options.agents.map((agent) =>
@@ -56,7 +63,7 @@ export class WorkerSet {
         }),
       );
     }
-    return new WorkerSet(main, others);
+    return new WorkerSet(main, [...lane, ...others]);
   }
 
   /** Stops every worker that still runs. */
@@ -83,4 +90,32 @@ export class WorkerSet {
       await Promise.all(others);
     }
   }
+}
+
+/**
+ * The workflow worker's options with its code bundled once, for both workflow workers: bundling
+ * takes seconds. The bundle holds what the worker would have put in it (workflow interceptor
+ * modules, the data converter's paths). Options the worker bundles under plugins stay as they are.
+ */
+async function bundledOnce(
+  shared: WorkerSetOptions['shared'],
+  workflows: Partial<WorkerOptions>,
+): Promise<Partial<WorkerOptions>> {
+  const { workflowsPath, bundlerOptions, interceptors, ...rest } = workflows;
+  if (!workflowsPath || shared.plugins?.length) return workflows;
+  const { code } = await bundleWorkflowCode({
+    logger: Runtime.instance().logger,
+    workflowsPath,
+    ...(interceptors?.workflowModules ? { workflowInterceptorModules: interceptors.workflowModules } : {}),
+    ...(shared.dataConverter?.payloadConverterPath
+      ? { payloadConverterPath: shared.dataConverter.payloadConverterPath }
+      : {}),
+    ...(shared.dataConverter?.failureConverterPath
+      ? { failureConverterPath: shared.dataConverter.failureConverterPath }
+      : {}),
+    ...bundlerOptions,
+  });
+  const inBundle: WorkerOptions['interceptors'] = { ...interceptors };
+  delete inBundle.workflowModules;
+  return { ...rest, workflowBundle: { code }, interceptors: inBundle };
 }

@@ -24,7 +24,7 @@ import {
   subagentSettledSignal,
   submitMessageUpdate,
 } from '../protocol/definitions';
-import { agentTaskQueue } from '../protocol/task-queues';
+import { agentTaskQueue, sharedQueueOf } from '../protocol/task-queues';
 import type { agentWorkflow } from './agent-workflow';
 import { type ActivationOutcome, AgentLoop } from './agent-loop';
 import { AgentState } from './agent-state';
@@ -80,7 +80,8 @@ export class AgentRun {
   private constructor(readonly input: AgentWorkflowInput) {
     const identity = { workflowId: workflowInfo().workflowId, depth: input.depth ?? 0 };
     this.state = AgentState.restore(input.state, identity, conversationOf(input));
-    this.activityQueue = agentTaskQueue(workflowInfo().taskQueue, input.agent);
+    // A run on the high-priority lane (`<taskQueue>/@high`) uses the agent's queue of the shared queue.
+    this.activityQueue = agentTaskQueue(sharedQueueOf(workflowInfo().taskQueue), input.agent);
     this.status = new StatusPublisher(this.state, input);
     this.messages = new MessagePolicy(this.state, () => this.interrupt());
     this.children = new ChildRuns(this.state, this.activityQueue);

@@ -10,6 +10,7 @@ import type { ChildRuns } from './child-runs';
 import type { AgentWorkflowInput } from '../protocol/definitions';
 import { agentStatusKey, initialSearchAttributes } from '../protocol/search-attributes';
 import { runPriorityKeys } from '../protocol/run-priority';
+import { sharedQueueOf } from '../protocol/task-queues';
 import { oneLine } from '../protocol/text-preview';
 
 type Output = ToolResultPart['output'];
@@ -86,6 +87,8 @@ export class SubagentRunner {
       // A foreground child is part of its parent's turn and inherits its priority (and tenant, as every child does);
       // work that outlives the turn goes after people waiting on turns.
       ...(childMode !== 'foreground' ? { priority: { priorityKey: runPriorityKeys.low } } : {}),
+      // ...and leaves the high-priority lane for the shared queue (a child on the same queue as its parent says none).
+      ...(childMode !== 'foreground' ? backgroundQueue() : {}),
     };
     return this.children.start(child, {
       options,
@@ -154,4 +157,11 @@ function withReasoning(entry: SubagentSpec, effort: unknown): SubagentSpec['mode
     openai: { ...entry.modelSettings?.providerOptions?.openai, reasoningEffort: effort },
   };
   return { ...entry.modelSettings, providerOptions };
+}
+
+/** Where a child that outlives its parent's turn starts: the shared queue when the parent runs on the high-priority lane. */
+function backgroundQueue(): { taskQueue?: string } {
+  const { taskQueue } = workflowInfo();
+  const shared = sharedQueueOf(taskQueue);
+  return shared === taskQueue ? {} : { taskQueue: shared };
 }

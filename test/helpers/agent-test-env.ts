@@ -25,6 +25,8 @@ export interface AgentTestEnvOptions {
   localActivities?: AgentWorkerOptions['localActivities'];
   /** Temporal worker options (tuning, eager dispatch). */
   workerOptions?: AgentWorkerOptions['workerOptions'];
+  /** Whether the worker polls (and the client starts high-priority runs on) the high-priority lane. */
+  highPriorityLane?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function startAgentTestEnv(
     ...(options.previousApprovalSecret ? { previousApprovalSecret: options.previousApprovalSecret } : {}),
     ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
     ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
+    ...(options.highPriorityLane !== undefined ? { highPriorityLane: options.highPriorityLane } : {}),
   });
   return { client: test.client, worker: test.worker, stop: () => test.close() };
 }

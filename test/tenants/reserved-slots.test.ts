@@ -15,6 +15,8 @@ describe('workflow task slots reserved for high-priority runs', () => {
     // 16 slots, 15 reserved (10 of them for the worker's pollers, which each hold one while they
     // wait): one local call of a normal or low run may hold a slot at a time.
     env = await startAgentTestEnv([agent], {
+      // Without the high-priority lane, high runs share the worker's slots with the others.
+      highPriorityLane: false,
       localActivities: { reservedSlots: 15, handOffAfterMs: 8000 },
       workerOptions: { maxConcurrentWorkflowTaskExecutions: 16 },
     });
