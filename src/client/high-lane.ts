@@ -4,7 +4,7 @@ import { highLaneQueue } from '../protocol/task-queues';
 
 /** How long a client trusts what it learned about the lane's pollers: a served lane, and one not served. */
 const servedForMs = 60_000;
-const notServedForMs = 10_000;
+const notServedForMs = 2_000;
 
 /** What a client knows of the lane, and how it learns whether a worker polls it. */
 export interface HighLaneOptions {

@@ -34,13 +34,13 @@ describe('HighLane', () => {
     expect(server.asked).toBe(1);
   });
 
-  it('starts every run on the shared queue while no worker polls the lane, and asks again after 10 s', async () => {
+  it('starts every run on the shared queue while no worker polls the lane, and asks again after 2 s', async () => {
     const { lane, server } = laneOf(undefined);
     expect(await lane.queueFor(high)).toBe('q');
     server.pollers = 2;
-    server.now = 9_999;
+    server.now = 1_999;
     expect(await lane.queueFor(high)).toBe('q');
-    server.now = 10_000;
+    server.now = 2_000;
     expect(await lane.queueFor(high)).toBe('q/@high');
     expect(server.asked).toBe(2);
   });

@@ -187,6 +187,9 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     handles.tree = await client.start('lead', { prompt: 'tree-run' });
     handles.orphan = await client.start('deployer', { prompt: 'orphan-run' });
     handles.coordinator = await client.start('coordinator', { prompt: 'coordinate' });
+    // The client starts sessions on the lane once it sees the lane's pollers, under Worker Versioning too.
+    const lane = `${taskQueue}/@high`;
+    await waitFor(async () => (await client.queueFor({ priorityKey: 2 })) === lane, "the lane's pollers");
     handles.idle = await client.start('chat', { mode: 'session' });
     handles.busy = await client.start('chat', { mode: 'session' });
     handles.delegating = await client.start('chat', { mode: 'session' });
@@ -195,6 +198,7 @@ describe('a rolling deploy with Worker Versioning, builds A and B of the same ag
     await handles.delegating.send('delegate-kept');
     await idleAfter(handles.idle, 1);
     await idleAfter(handles.delegating, 1);
+    expect((await client.client.workflow.getHandle(handles.idle.workflowId).describe()).taskQueue).toBe(lane);
     for (const handle of [
       handles.task,
       handles.tree,

@@ -1,7 +1,8 @@
 import type { AnyAgentDefinition } from '../../agents/agent-definition';
 import { AgentClient } from '../../client/agent-client';
 import { type ChatServer, startChatServer } from '../../chat/chat-server';
-import { createAgentWorker } from '../../worker/create-agent-worker';
+import { type AgentWorker, createAgentWorker } from '../../worker/create-agent-worker';
+import { highLaneQueue } from '../../protocol/task-queues';
 import { createMcpServer } from '../../mcp/mcp-server';
 import type { AgentWorkerDeployment } from '../../worker/worker-deployment';
 import { ConfigurationError } from '../../errors';
@@ -33,7 +34,7 @@ export async function devCommand(
   const running = worker.run();
   write(`[cadre] Temporal server: ${server.address} (namespace ${server.namespace})`);
   write(`[cadre] Temporal UI:     ${server.uiUrl ?? '(unknown; set CADRE_UI_URL)'}`);
-  write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
+  write(workerServing(worker));
   const names = worker.agents.names();
   const example = names.includes('assistant') ? 'assistant' : (names[0] ?? '<agent>');
   // Another terminal reaches 127.0.0.1:7233 by default; a server elsewhere needs its address said.
@@ -83,7 +84,7 @@ export async function workerCommand(
 ): Promise<number> {
   const worker = await createAgentWorker({ agents, models: cliModels(), ...deploymentFrom(versioning) });
   const running = worker.run();
-  write(`[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'`);
+  write(workerServing(worker));
   const { deployment } = worker;
   if (deployment) {
     write(
@@ -127,4 +128,12 @@ function stopOnSignal(stop: () => void): Promise<void> {
     process.on('SIGINT', handler);
     process.on('SIGTERM', handler);
   });
+}
+
+/** What the worker serves and where: its agents, its task queue, and the high-priority lane it polls. */
+function workerServing(worker: AgentWorker): string {
+  const lane = worker.highPriorityLane
+    ? ` (sessions on its high-priority lane '${highLaneQueue(worker.taskQueue)}')`
+    : '';
+  return `[cadre] worker serving: ${worker.agents.names().join(', ')} on task queue '${worker.taskQueue}'${lane}`;
 }
