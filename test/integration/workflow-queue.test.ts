@@ -106,9 +106,11 @@ describe("a run's steps and tools on the workflow's own task queue", () => {
       const status = await elsewhere.client.getHandle(handle.workflowId).status();
       return status.activations === 2 && status.status === 'idle';
     }, 'the second turn on the worker that serves the agent');
+    // A session runs on the high-priority lane, whose workflow worker serves the same agents as the shared queue's.
+    const lane = `${taskQueue}/@high`;
     expect(await scheduled(elsewhere, handle.workflowId)).toEqual([
-      `runModelStep on ${taskQueue}`,
-      `runModelStep on ${taskQueue} (refused)`,
+      `runModelStep on ${lane}`,
+      `runModelStep on ${lane} (refused)`,
       `runModelStep on ${agentQueue}`,
       `runTool on ${agentQueue}`,
       `runModelStep on ${agentQueue}`,
