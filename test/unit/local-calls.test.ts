@@ -2,11 +2,19 @@ import { ConfigurationError } from '../../src/errors';
 import { inFlightCallsOf } from '../../src/worker/local-calls';
 
 describe("a worker's local calls, from its options", () => {
-  it('leave a quarter of the workflow task slots to high-priority runs by default, from 20 slots up', () => {
-    expect(inFlightCallsOf({ agents: [] }, 'agents')?.options.maxHoldingBelowHigh).toBe(30);
+  it('leave no slots by default on a worker with the high-priority lane, whose high-priority runs have slots of their own', () => {
+    expect(inFlightCallsOf({ agents: [] }, 'agents')?.options.maxHoldingBelowHigh).toBeUndefined();
+    const given = { agents: [], localActivities: { reservedSlots: 10 } };
+    expect(inFlightCallsOf(given, 'agents')?.options.maxHoldingBelowHigh).toBe(30);
+  });
+
+  it('leave a quarter of the workflow task slots to high-priority runs by default without the lane, from 20 slots up', () => {
+    expect(inFlightCallsOf({ agents: [], highPriorityLane: false }, 'agents')?.options.maxHoldingBelowHigh).toBe(30);
     const slots = (count: number) =>
-      inFlightCallsOf({ agents: [], workerOptions: { maxConcurrentWorkflowTaskExecutions: count } }, 'agents')?.options
-        .maxHoldingBelowHigh;
+      inFlightCallsOf(
+        { agents: [], highPriorityLane: false, workerOptions: { maxConcurrentWorkflowTaskExecutions: count } },
+        'agents',
+      )?.options.maxHoldingBelowHigh;
     expect(slots(20)).toBe(15);
     expect(slots(19)).toBeUndefined();
     expect(slots(4)).toBeUndefined();
