@@ -43,19 +43,24 @@ export class HighLane {
 
   /** True when a worker polls the lane, as the setting says or the server told lately; false when asking fails. */
   private served(): Promise<boolean> {
-    const { setting, workflowPollers } = this.options;
+    const { setting } = this.options;
     if (setting !== undefined) return Promise.resolve(setting);
     const now = (this.options.now ?? Date.now)();
     if (this.known && now < this.known.until) return this.known.served;
-    const served = workflowPollers(highLaneQueue(this.options.taskQueue)).then(
-      (pollers) => pollers > 0,
+    return this.ask(now);
+  }
+
+  /** Asks the server whether a worker polls the lane; starts at the same time share the answer. */
+  private ask(now: number): Promise<boolean> {
+    const known = { served: Promise.resolve(false), until: now + notServedForMs };
+    known.served = this.options.workflowPollers(highLaneQueue(this.options.taskQueue)).then(
+      (pollers) => {
+        if (pollers > 0) known.until = now + servedForMs;
+        return pollers > 0;
+      },
       () => false,
     );
-    const known = { served, until: now + notServedForMs };
     this.known = known;
-    void served.then((yes) => {
-      if (yes && this.known === known) known.until = now + servedForMs;
-    });
-    return served;
+    return known.served;
   }
 }

@@ -66,7 +66,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
       ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
       ...(options.localActivities !== undefined ? { localActivities: options.localActivities } : {}),
-      highPriorityLane: options.highPriorityLane ?? true,
+      ...(options.highPriorityLane !== undefined ? { highPriorityLane: options.highPriorityLane } : {}),
     };
     let current = await startWorker(workerOptions);
     cleanups.push(() => current.stop());
@@ -75,7 +75,7 @@ export async function createAgentTestEnvironment(options: AgentTestEnvironmentOp
       taskQueue,
       searchAttributes,
       store,
-      highPriorityLane: workerOptions.highPriorityLane,
+      highPriorityLane: current.worker.highPriorityLane,
     });
     cleanups.push(() => client.close());
     return {

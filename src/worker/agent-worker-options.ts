@@ -12,6 +12,11 @@ import type { AgentWorkerDeployment, ResolvedDeployment } from './worker-deploym
 /** Task queue that Cadre's workers poll and its client starts agents on, unless told otherwise. */
 export const defaultTaskQueue = 'cadre';
 
+/** True when a worker with `options` polls the high-priority lane (`highPriorityLane`, on by default). */
+export function pollsHighLane(options: Pick<AgentWorkerOptions, 'highPriorityLane'>): boolean {
+  return options.highPriorityLane ?? true;
+}
+
 /** Options of `createAgentWorker`. */
 export interface AgentWorkerOptions {
   /** The agents this worker serves (`defineAgent` results); at least one. */

@@ -23,7 +23,7 @@ import { dataConverterFromEnvironment, payloadKeysOf } from '../codec/data-conve
 import { agentFingerprints } from '../agents/agent-fingerprint';
 import { deploymentOptions, type ResolvedDeployment, resolveDeployment } from './worker-deployment';
 import { telemetryWorkerOptions } from '../telemetry/worker-telemetry';
-import { type AgentWorker, type AgentWorkerOptions, defaultTaskQueue } from './agent-worker-options';
+import { type AgentWorker, type AgentWorkerOptions, defaultTaskQueue, pollsHighLane } from './agent-worker-options';
 
 export {
   defaultTaskQueue,
@@ -43,7 +43,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const { namespace } = temporal;
   const taskQueue = options.taskQueue ?? (process.env.CADRE_TASK_QUEUE || defaultTaskQueue);
   const inFlight = inFlightCallsOf(options, taskQueue);
-  const highPriorityLane = options.highPriorityLane ?? true;
+  const highPriorityLane = pollsHighLane(options);
   const models = options.models ?? ModelRegistry.fromEnvironment();
   // Memory tools reach the store when they run; it opens below, after the configuration checks.
   const openedStore: { store?: ConversationStore } = {};

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkerOptions } from '@temporalio/worker';
 import { InFlightCalls } from '../activities/in-flight-calls';
 import { ConfigurationError } from '../errors';
-import type { AgentWorkerOptions } from './agent-worker-options';
+import { type AgentWorkerOptions, pollsHighLane } from './agent-worker-options';
 
 /** Most a local call may hold its workflow task: below the 10 s workflow task timeout, which it would otherwise heartbeat. */
 const maxHandOffAfterMs = 8000;
@@ -35,11 +35,7 @@ export function inFlightCallsOf(options: AgentWorkerOptions, taskQueue: string):
     );
   }
   const queue = `${taskQueue}/@${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const maxHoldingBelowHigh = maxHoldingBelowHighOf(
-    options.workerOptions ?? {},
-    reservedSlots,
-    options.highPriorityLane ?? true,
-  );
+  const maxHoldingBelowHigh = maxHoldingBelowHighOf(options.workerOptions ?? {}, reservedSlots, pollsHighLane(options));
   return new InFlightCalls({
     queue,
     handOffAfterMs,
